@@ -1,0 +1,56 @@
+// Who is calling, and what they may touch. Every entry point (HTTP, graphql-ws connection params,
+// SSE) resolves a Viewer through `authenticate`, and every service checks it through `access.ts`.
+import type { PrismaClient } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+import { hashToken, TOKEN_PREFIX } from './tokens.ts';
+
+export type Scope = 'READ' | 'WRITE' | 'APPROVE';
+export type Role = 'OWNER' | 'MEMBER' | 'VIEWER';
+
+export type Viewer = {
+  userId: string;
+  /** The credential's id (token id), used for rate limiting and audit. */
+  credentialId: string;
+  scopes: ReadonlySet<Scope>;
+  /** Workspaces this credential may act in, with the user's role there. A token is bound to one. */
+  memberships: ReadonlyMap<string, Role>;
+};
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export async function authenticateToken(prisma: PrismaClient, token: string | null): Promise<Viewer> {
+  if (!token) throw new AppError('UNAUTHENTICATED', 'Missing bearer token (Authorization: Bearer <token>)');
+  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) {
+    throw new AppError('UNAUTHENTICATED', 'Invalid or revoked token');
+  }
+  const row = await prisma.apiToken.findUnique({
+    where: { tokenHash: hashToken(token) },
+    select: {
+      id: true,
+      userId: true,
+      workspaceId: true,
+      scopes: true,
+      revokedAt: true,
+      expiresAt: true,
+      lastUsedAt: true,
+      user: { select: { memberships: { select: { workspaceId: true, role: true } } } },
+    },
+  });
+  const now = Date.now();
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now)) {
+    throw new AppError('UNAUTHENTICATED', 'Invalid or revoked token');
+  }
+  // A token only works while its user is still a member of the token's workspace.
+  const membership = row.user.memberships.find((m) => m.workspaceId === row.workspaceId);
+  if (!membership) throw new AppError('UNAUTHENTICATED', 'Invalid or revoked token');
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Best effort, coarse-grained: not worth a write per request.
+    void prisma.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+  }
+  return {
+    userId: row.userId,
+    credentialId: row.id,
+    scopes: new Set(row.scopes),
+    memberships: new Map([[row.workspaceId, membership.role]]),
+  };
+}

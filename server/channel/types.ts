@@ -1,0 +1,35 @@
+// The event channel's data types. Shared by the append path, the hub and the API layer.
+
+export type ActorKind = 'USER' | 'AGENT' | 'SYSTEM';
+export type Redaction = 'PUBLIC' | 'PRIVATE';
+
+export type Actor = { kind: ActorKind; id?: string | null };
+
+/** An event to append. `payload` must be JSON-serialisable. */
+export type NewEvent = {
+  type: string;
+  actor: Actor;
+  payload?: unknown;
+  /** Name/version of the payload's shape, e.g. `task.status/v1`. */
+  schema?: string;
+  /** PRIVATE events are kept for the server (audit, replay) and reach clients only as redacted stubs. */
+  redaction?: Redaction;
+};
+
+/** A stored event. `payload` is null when it is stored by reference (see payloadHash). */
+export type EventRow = {
+  id: bigint;
+  taskId: string;
+  workspaceId: string;
+  seq: number;
+  position: number;
+  type: string;
+  actorKind: ActorKind;
+  actorId: string | null;
+  occurredAt: Date;
+  redaction: Redaction;
+  payload: unknown;
+  payloadHash: string | null;
+  payloadSize: number;
+  payloadSchema: string;
+};

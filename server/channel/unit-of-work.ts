@@ -1,0 +1,56 @@
+// A transaction that changes state and appends the events describing it, atomically. Events are
+// buffered while the body runs and appended at its end (append.ts holds the workspace row lock
+// until commit, so it goes last); after commit the notifier wakes listeners.
+import type { Tx } from '../db/client.ts';
+import type { PrismaClient } from '../db/client.ts';
+import { appendEvents } from './append.ts';
+import type { EventNotifier } from './notifier.ts';
+import type { EventRow, NewEvent } from './types.ts';
+
+export type Emit = (taskId: string, event: NewEvent) => void;
+export type UowDeps = { prisma: PrismaClient; notifier: EventNotifier };
+
+const RETRYABLE = /deadlock detected|could not serialize access|P2034/;
+const MAX_ATTEMPTS = 3;
+
+export async function transactWithEvents<T>(
+  deps: UowDeps,
+  body: (tx: Tx, emit: Emit) => Promise<T>,
+): Promise<{ value: T; events: EventRow[] }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const out = await deps.prisma.$transaction(
+        async (tx) => {
+          const pending = new Map<string, NewEvent[]>();
+          const emit: Emit = (taskId, event) => {
+            const list = pending.get(taskId);
+            if (list) list.push(event);
+            else pending.set(taskId, [event]);
+          };
+          const value = await body(tx, emit);
+          const events: EventRow[] = [];
+          // Task ids in a fixed order, so two transactions never lock the same tasks crosswise.
+          for (const taskId of [...pending.keys()].sort()) {
+            events.push(...(await appendEvents(tx, taskId, pending.get(taskId)!)));
+          }
+          return { value, events };
+        },
+        { maxWait: 10_000, timeout: 30_000 },
+      );
+      const heads = new Map<string, number>();
+      for (const e of out.events) heads.set(e.workspaceId, Math.max(heads.get(e.workspaceId) ?? 0, e.position));
+      for (const [w, p] of heads) deps.notifier.committed(w, p);
+      return out;
+    } catch (e) {
+      if (attempt < MAX_ATTEMPTS && RETRYABLE.test(String((e as Error)?.message ?? e))) continue;
+      throw e;
+    }
+  }
+}
+
+/** A task row read inside the transaction, with lastEventSeq advanced by the events it appended. */
+export function withAppendedSeq<T extends { id: string; lastEventSeq: number }>(task: T, events: EventRow[]): T {
+  let last = task.lastEventSeq;
+  for (const e of events) if (e.taskId === task.id && e.seq > last) last = e.seq;
+  return { ...task, lastEventSeq: last };
+}

@@ -1,0 +1,106 @@
+// Operator commands:  npm run atelier -- <command>
+//   init  [--workspace NAME] [--email EMAIL] [--name NAME]   new workspace + owner + token
+//   token [--workspace SLUG] [--email EMAIL] [--scopes read,write,approve] [--name LABEL]
+//   migrate                                                   apply pending migrations
+// Uses DATABASE_URL, or the embedded PostgreSQL of `npm start` (started here if not running).
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { loadConfig } from './config.ts';
+import { createPrisma } from './db/client.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
+import { ensureDatabase, migrate } from './db/migrate.ts';
+import { createLogger } from './log.ts';
+import { createToken } from './services/tokens/create-token.ts';
+import { initWorkspace } from './services/workspaces/init-workspace.ts';
+
+async function reachable(url: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function main() {
+  const [command, ...rest] = process.argv.slice(2);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      workspace: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+    },
+  });
+  const config = loadConfig();
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  let embedded: EmbeddedPostgres | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    const running = `postgresql://postgres:postgres@127.0.0.1:${config.embeddedPgPort}/atelier`;
+    if (await reachable(running.replace('/atelier', '/postgres'))) url = running;
+    else {
+      embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+      url = embedded.connectionString;
+    }
+  }
+  try {
+    await ensureDatabase(url);
+    await migrate(url);
+    const prisma = createPrisma(url, { max: 2 });
+    try {
+      switch (command) {
+        case 'migrate':
+          console.log('database is migrated');
+          break;
+        case 'init': {
+          const r = await initWorkspace(prisma, {
+            workspaceName: values.workspace,
+            ownerEmail: values.email,
+            ownerName: values.name,
+          });
+          console.log(`workspace: ${r.workspace.name} (${r.workspace.slug})\nowner: ${r.user.email}\ntoken: ${r.token}`);
+          break;
+        }
+        case 'token': {
+          const workspace = values.workspace
+            ? await prisma.workspace.findUnique({ where: { slug: values.workspace } })
+            : await prisma.workspace.findFirst({ orderBy: { createdAt: 'asc' } });
+          if (!workspace) throw new Error('No such workspace (run: npm run atelier -- init)');
+          const membership = await prisma.membership.findFirst({
+            where: {
+              workspaceId: workspace.id,
+              ...(values.email ? { user: { email: values.email.toLowerCase() } } : { role: 'OWNER' }),
+            },
+            orderBy: { createdAt: 'asc' },
+          });
+          if (!membership) throw new Error('No such member in that workspace');
+          const scopes = (values.scopes ?? 'read,write,approve').split(',').map((s) => s.trim().toUpperCase());
+          const r = await createToken(prisma, {
+            workspaceId: workspace.id,
+            userId: membership.userId,
+            name: values.name ?? 'cli',
+            scopes: scopes as ('READ' | 'WRITE' | 'APPROVE')[],
+          });
+          console.log(`token (${r.scopes.join(', ').toLowerCase()}) for workspace ${workspace.slug}:\n${r.token}`);
+          break;
+        }
+        default:
+          console.error('usage: npm run atelier -- <init|token|migrate> [options]');
+          process.exitCode = 2;
+      }
+    } finally {
+      await prisma.$disconnect();
+    }
+  } finally {
+    await embedded?.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+// Process configuration, parsed once at start-up from the environment (zod at the boundary).
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const EnvSchema = z.object({
+  DATABASE_URL: z.string().url().optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().default('127.0.0.1'),
+  ATELIER_DATA_DIR: z.string().default('.data'),
+  ATELIER_EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /// Largest accepted request body, in bytes.
+  ATELIER_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
+  ATELIER_MAX_QUERY_DEPTH: z.coerce.number().int().positive().default(12),
+  ATELIER_MAX_QUERY_COST: z.coerce.number().int().positive().default(20_000),
+  /// Requests per minute per credential (token) before RATE_LIMITED.
+  ATELIER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+  /// Safety poll of the event hub, catching a wake-up lost to a producer crash.
+  ATELIER_EVENT_POLL_MS: z.coerce.number().int().positive().default(2000),
+  ATELIER_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  ATELIER_GRAPHIQL: bool.default(true),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+});
+
+export type Config = {
+  databaseUrl: string | undefined;
+  port: number;
+  host: string;
+  dataDir: string;
+  embeddedPgPort: number;
+  maxBodyBytes: number;
+  maxQueryDepth: number;
+  maxQueryCost: number;
+  rateLimitPerMinute: number;
+  eventPollMs: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  graphiql: boolean;
+  openai: { apiKey: string | undefined; baseUrl: string | undefined };
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    databaseUrl: e.DATABASE_URL,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.ATELIER_DATA_DIR,
+    embeddedPgPort: e.ATELIER_EMBEDDED_PG_PORT,
+    maxBodyBytes: e.ATELIER_MAX_BODY_BYTES,
+    maxQueryDepth: e.ATELIER_MAX_QUERY_DEPTH,
+    maxQueryCost: e.ATELIER_MAX_QUERY_COST,
+    rateLimitPerMinute: e.ATELIER_RATE_LIMIT_PER_MINUTE,
+    eventPollMs: e.ATELIER_EVENT_POLL_MS,
+    logLevel: e.ATELIER_LOG_LEVEL,
+    graphiql: e.ATELIER_GRAPHIQL,
+    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
+  };
+}

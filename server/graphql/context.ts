@@ -1,0 +1,10 @@
+// What every resolver receives. Built per request (HTTP, SSE) or per operation (graphql-ws).
+import type { Viewer } from '../auth/viewer.ts';
+import type { Deps } from '../deps.ts';
+import type { Loaders } from './loaders.ts';
+
+export type Context = {
+  deps: Deps;
+  viewer: Viewer;
+  loaders: Loaders;
+};

@@ -1,0 +1,78 @@
+import type { Task } from '../../db/generated/client.ts';
+import { createTask } from '../../services/tasks/create-task.ts';
+import { signalTask } from '../../services/tasks/signal-task.ts';
+import { updateTask } from '../../services/tasks/update-task.ts';
+import { builder } from '../builder.ts';
+import { parseGlobalId } from '../ids.ts';
+import { TaskSignalEnum } from '../types/enums.ts';
+import { TaskRef } from '../types/task.ts';
+
+const TaskPayload = builder.objectRef<{ task: Task }>('TaskPayload').implement({
+  fields: (t) => ({ task: t.field({ type: TaskRef, resolve: (p) => p.task }) }),
+});
+
+const CreateTaskInput = builder.inputType('CreateTaskInput', {
+  fields: (t) => ({
+    workspaceId: t.id({ required: true }),
+    title: t.string({ required: true }),
+    goal: t.string({ required: false }),
+    idempotencyKey: t.string({ required: false, description: 'Retrying with the same key returns the same task.' }),
+  }),
+});
+
+const UpdateTaskInput = builder.inputType('UpdateTaskInput', {
+  fields: (t) => ({
+    taskId: t.id({ required: true }),
+    title: t.string({ required: false }),
+    summary: t.string({ required: false }),
+  }),
+});
+
+const SignalTaskInput = builder.inputType('SignalTaskInput', {
+  fields: (t) => ({
+    taskId: t.id({ required: true }),
+    signal: t.field({ type: TaskSignalEnum, required: true }),
+    reason: t.string({ required: false }),
+  }),
+});
+
+builder.mutationType({
+  fields: (t) => ({
+    createTask: t.field({
+      type: TaskPayload,
+      args: { input: t.arg({ type: CreateTaskInput, required: true }) },
+      resolve: async (_r, { input }, ctx) => ({
+        task: await createTask(ctx.deps, ctx.viewer, {
+          workspaceId: parseGlobalId(String(input.workspaceId), 'Workspace', 'input.workspaceId'),
+          title: input.title,
+          goal: input.goal ?? undefined,
+          idempotencyKey: input.idempotencyKey ?? undefined,
+        }),
+      }),
+    }),
+    updateTask: t.field({
+      type: TaskPayload,
+      args: { input: t.arg({ type: UpdateTaskInput, required: true }) },
+      resolve: async (_r, { input }, ctx) => ({
+        task: await updateTask(ctx.deps, ctx.viewer, {
+          taskId: parseGlobalId(String(input.taskId), 'Task', 'input.taskId'),
+          title: input.title ?? undefined,
+          summary: input.summary ?? undefined,
+        }),
+      }),
+    }),
+    signalTask: t.field({
+      type: TaskPayload,
+      description: 'Pause, resume or cancel a task. Cancel is idempotent; a signal to an ended task is CONFLICT.',
+      args: { input: t.arg({ type: SignalTaskInput, required: true }) },
+      resolve: async (_r, { input }, ctx) => ({
+        task: await signalTask(ctx.deps, ctx.viewer, {
+          taskId: parseGlobalId(String(input.taskId), 'Task', 'input.taskId'),
+          signal: input.signal,
+          reason: input.reason ?? undefined,
+        }),
+      }),
+    }),
+  }),
+});
+

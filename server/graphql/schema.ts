@@ -1,0 +1,15 @@
+// Assembles the schema. Only imports: every type registers itself with the builder.
+import { builder } from './builder.ts';
+import './scalars.ts';
+import './types/enums.ts';
+import './types/user.ts';
+import './types/workspace.ts';
+import './types/thread.ts';
+import './types/task.ts';
+import './types/task-event.ts';
+import './types/viewer.ts';
+import './types/query.ts';
+import './mutations/task-mutations.ts';
+import './subscriptions/event-subscriptions.ts';
+
+export const schema = builder.toSchema({ sortSchema: true });

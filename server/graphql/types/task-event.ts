@@ -1,0 +1,75 @@
+import type { EventRow } from '../../channel/types.ts';
+import { encodeWorkspaceCursor } from '../../channel/cursor.ts';
+import { builder } from '../builder.ts';
+import { ActorKindEnum } from './enums.ts';
+import { TaskRef } from './task.ts';
+import { UserRef } from './user.ts';
+
+export const TaskEventRef = builder.objectRef<EventRow>('TaskEvent');
+const ActorRef = builder.objectRef<{ kind: EventRow['actorKind']; id: string | null }>('EventActor');
+const PayloadRefRef = builder.objectRef<{ hash: string; size: number; schema: string }>('PayloadRef');
+
+builder.objectType(ActorRef, {
+  fields: (t) => ({
+    kind: t.field({ type: ActorKindEnum, resolve: (a) => a.kind }),
+    id: t.exposeString('id', { nullable: true }),
+    user: t.field({
+      type: UserRef,
+      nullable: true,
+      resolve: (a, _x, ctx) => (a.kind === 'USER' && a.id ? ctx.loaders.user.load(a.id) : null),
+    }),
+  }),
+});
+
+builder.objectType(PayloadRefRef, {
+  description: 'Where a large payload is stored: by content hash, once.',
+  fields: (t) => ({
+    hash: t.exposeString('hash'),
+    size: t.exposeInt('size'),
+    schema: t.exposeString('schema'),
+  }),
+});
+
+const isPrivate = (e: EventRow) => e.redaction === 'PRIVATE';
+
+builder.objectType(TaskEventRef, {
+  description:
+    'One entry of a task\'s append-only log. seq is gap-free per task (1, 2, 3, …). ' +
+    'Private events keep their place in the sequence but arrive redacted: no payload.',
+  fields: (t) => ({
+    id: t.globalID({ resolve: (e) => ({ type: 'TaskEvent', id: `${e.taskId}:${e.seq}` }) }),
+    seq: t.exposeInt('seq'),
+    cursor: t.string({
+      description: 'Opaque workspace cursor: pass to workspaceEvents(after:) to resume after this event.',
+      resolve: (e) => encodeWorkspaceCursor(e.workspaceId, e.position),
+    }),
+    type: t.exposeString('type'),
+    occurredAt: t.expose('occurredAt', { type: 'DateTime' }),
+    actor: t.field({ type: ActorRef, resolve: (e) => ({ kind: e.actorKind, id: e.actorId }) }),
+    redacted: t.boolean({ resolve: isPrivate }),
+    payloadSchema: t.string({ resolve: (e) => e.payloadSchema }),
+    payloadSize: t.int({ resolve: (e) => e.payloadSize }),
+    payload: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'The payload (large ones are loaded from their reference). Null when redacted.',
+      resolve: (e, _a, ctx) => {
+        if (isPrivate(e)) return null;
+        if (e.payloadHash) return ctx.loaders.payload.load(e.payloadHash);
+        return e.payload;
+      },
+    }),
+    payloadRef: t.field({
+      type: PayloadRefRef,
+      nullable: true,
+      description: 'Set when the payload is stored by reference.',
+      resolve: (e) => (e.payloadHash && !isPrivate(e) ? { hash: e.payloadHash, size: e.payloadSize, schema: e.payloadSchema } : null),
+    }),
+    task: t.field({
+      type: TaskRef,
+      resolve: (e, _a, ctx) => ctx.loaders.task.load(e.taskId).then((x) => x!),
+    }),
+  }),
+});
+
+export const TaskEventConnectionRef = builder.connectionObject({ type: TaskEventRef, name: 'TaskEventConnection' });

@@ -1,0 +1,57 @@
+import type { Task } from '../../db/generated/client.ts';
+import { isTerminal } from '../../domain/task-status.ts';
+import { listTaskEvents, MAX_EVENT_PAGE } from '../../services/events/list-task-events.ts';
+import { builder } from '../builder.ts';
+import { TaskStatusEnum } from './enums.ts';
+import { TaskEventConnectionRef } from './task-event.ts';
+import { UserRef } from './user.ts';
+import { WorkspaceRef } from './workspace.ts';
+
+export const TaskRef = builder.objectRef<Task>('Task');
+
+builder.node(TaskRef, {
+  description: 'An addressable run of work. Its events form an ordered, resumable log.',
+  id: { resolve: (t) => t.id },
+  loadManyWithoutCache: (ids, ctx) => ids.map((id) => ctx.loaders.task.load(id)),
+  fields: (t) => ({
+    title: t.exposeString('title'),
+    goal: t.exposeString('goal'),
+    summary: t.exposeString('summary'),
+    status: t.field({ type: TaskStatusEnum, resolve: (task) => task.status }),
+    statusReason: t.exposeString('statusReason', { nullable: true }),
+    isTerminal: t.boolean({ resolve: (task) => isTerminal(task.status) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
+    lastEventSeq: t.exposeInt('lastEventSeq', { description: 'Seq of the newest event; events are numbered 1..lastEventSeq.' }),
+    workspace: t.field({
+      type: WorkspaceRef,
+      resolve: (task, _a, ctx) => ctx.loaders.workspace.load(task.workspaceId).then((w) => w!),
+    }),
+    createdBy: t.field({
+      type: UserRef,
+      nullable: true,
+      resolve: (task, _a, ctx) => (task.createdById ? ctx.loaders.user.load(task.createdById) : null),
+    }),
+    events: t.field({
+      type: TaskEventConnectionRef,
+      description: `Events with seq > after, oldest first (at most ${MAX_EVENT_PAGE}). The polling fallback of taskEvents.`,
+      args: {
+        after: t.arg.int({ required: false, description: 'Return events after this seq (default 0).' }),
+        first: t.arg.int({ required: false, description: 'Page size, 1..500 (default 100).' }),
+      },
+      resolve: async (task, args, ctx) => {
+        const page = await listTaskEvents(ctx.deps, ctx.viewer, task.id, args);
+        return {
+          edges: page.events.map((e) => ({ cursor: String(e.seq), node: e })),
+          pageInfo: {
+            hasNextPage: page.hasNextPage,
+            hasPreviousPage: (args.after ?? 0) > 0,
+            startCursor: page.events[0] ? String(page.events[0].seq) : null,
+            endCursor: page.events.at(-1) ? String(page.events.at(-1)!.seq) : null,
+          },
+        };
+      },
+    }),
+  }),
+});

@@ -1,0 +1,211 @@
+// HTTP + WebSocket transport on one port. POST/GET /graphql (GraphQL over HTTP, and SSE when the
+// client accepts text/event-stream) go to Yoga; WebSocket upgrades on /graphql speak graphql-ws.
+// Request bodies are read here with a hard size limit, so an oversized body is refused with 413
+// before any parsing.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { parseBearer } from '../auth/tokens.ts';
+import { authenticateToken, type Viewer } from '../auth/viewer.ts';
+import type { Deps } from '../deps.ts';
+import { isAppError } from '../errors.ts';
+import type { GraphQLServer } from '../graphql/yoga.ts';
+
+export type RunningServer = { url: string; port: number; close(): Promise<void> };
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) return reject(new BodyTooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+const LANDING = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Atelier</title></head>
+<body style="font-family:system-ui;max-width:40rem;margin:4rem auto;line-height:1.5">
+<h1>Atelier</h1><p>The GraphQL API is at <a href="/graphql">/graphql</a> (GraphiQL in a browser).
+Send <code>Authorization: Bearer &lt;token&gt;</code>; <code>npm run atelier -- token</code> prints a new token.</p></body></html>`;
+
+export async function startHttpServer(
+  deps: Deps,
+  yoga: GraphQLServer,
+  opts: { port: number; host: string },
+): Promise<RunningServer> {
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((e) => {
+      deps.log.error('http handler failed', { error: (e as Error).message });
+      if (!res.headersSent) sendJson(res, 500, { errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL' } }] });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    if (url.pathname === '/health') return sendJson(res, 200, { ok: true });
+    if (url.pathname === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end(LANDING);
+    }
+    if (url.pathname !== '/graphql') return sendJson(res, 404, { error: 'Not found' });
+    let body: Buffer | undefined;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      try {
+        body = await readBody(req, deps.config.maxBodyBytes);
+      } catch (e) {
+        if (e instanceof BodyTooLarge) {
+          res.setHeader('connection', 'close');
+          return sendJson(res, 413, {
+            errors: [
+              {
+                message: `Request body exceeds the limit of ${deps.config.maxBodyBytes} bytes`,
+                extensions: { code: 'BAD_USER_INPUT' },
+              },
+            ],
+          });
+        }
+        throw e;
+      }
+    }
+    const ac = new AbortController();
+    res.on('close', () => ac.abort());
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (v === undefined) continue;
+      for (const x of Array.isArray(v) ? v : [v]) headers.append(k, x);
+    }
+    const request = new Request(url, {
+      method: req.method,
+      headers,
+      body: body && body.length > 0 ? new Uint8Array(body) : body ? '' : undefined,
+      signal: ac.signal,
+    });
+    const response = await yoga.fetch(request, {});
+    const outHeaders: Record<string, string | string[]> = {};
+    response.headers.forEach((v, k) => {
+      outHeaders[k] = v;
+    });
+    res.writeHead(response.status, outHeaders);
+    if (!response.body) return res.end();
+    // Streams (SSE) are written as they come, with backpressure; the client going away aborts the
+    // request, which ends the subscription's iterator.
+    const reader = response.body.getReader();
+    res.on('close', () => void reader.cancel().catch(() => {}));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await once(res, 'drain');
+    }
+    res.end();
+  }
+
+  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: deps.config.maxBodyBytes });
+  type Extra = { viewer?: Viewer; token?: string | null };
+  const credentials = new WeakMap<object, { token: string | null }>();
+
+  const wsDisposable = useServer<Record<string, unknown> | undefined, Extra>(
+    {
+      onConnect: async (ctx) => {
+        const p = ctx.connectionParams ?? {};
+        const fromParams =
+          typeof p.authorization === 'string'
+            ? parseBearer(p.authorization)
+            : typeof p.Authorization === 'string'
+              ? parseBearer(p.Authorization)
+              : typeof p.token === 'string'
+                ? p.token
+                : null;
+        const token = fromParams ?? parseBearer(ctx.extra.request.headers.authorization);
+        try {
+          await authenticateToken(deps.prisma, token);
+          credentials.set(ctx.extra, { token });
+          return true;
+        } catch (e) {
+          if (isAppError(e)) return false; // closes with 4403 Forbidden
+          throw e;
+        }
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        // Re-authenticate per operation so a revoked token stops opening new subscriptions.
+        const cred = credentials.get(ctx.extra);
+        let viewer: Viewer;
+        try {
+          viewer = await authenticateToken(deps.prisma, cred?.token ?? null);
+        } catch (e) {
+          if (isAppError(e)) return [new GraphQLError(e.message, { extensions: { code: e.code } })];
+          throw e;
+        }
+        const enveloped = yoga.getEnveloped({
+          viewer,
+          request: new Request(`http://${ctx.extra.request.headers.host ?? 'localhost'}/graphql`),
+          params: payload,
+        } as never);
+        let document;
+        try {
+          document = enveloped.parse(payload.query);
+        } catch (e) {
+          return [new GraphQLError((e as Error).message, { extensions: { code: 'BAD_USER_INPUT' } })];
+        }
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length > 0) {
+          return errors.map((e: GraphQLError) =>
+            e.extensions?.code ? e : new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } }),
+          );
+        }
+        const contextValue = await enveloped.contextFactory();
+        return {
+          schema: enveloped.schema,
+          document,
+          contextValue,
+          variableValues: payload.variables,
+          operationName: payload.operationName,
+          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+        } as ExecutionArgs;
+      },
+      execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => never }).execute(args),
+      subscribe: (args: ExecutionArgs) => (args.rootValue as { subscribe: (a: ExecutionArgs) => never }).subscribe(args),
+    },
+    wss,
+  );
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: async () => {
+      await wsDisposable.dispose();
+      for (const c of wss.clients) c.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,69 @@
+// `npm start`: the whole product in one process. Without DATABASE_URL it starts an embedded
+// PostgreSQL (data in .data/), migrates, creates a workspace and an owner token on first start,
+// and serves the API.
+import { createApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
+import { ensureDatabase, migrate } from './db/migrate.ts';
+import { createLogger } from './log.ts';
+import { initWorkspace } from './services/workspaces/init-workspace.ts';
+
+async function main() {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+  let embedded: EmbeddedPostgres | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+    url = embedded.connectionString;
+    log.info('embedded PostgreSQL running', { port: config.embeddedPgPort, dataDir: config.dataDir });
+  }
+  await ensureDatabase(url);
+  const m = await migrate(url);
+  if (m.applied.length) log.info('migrations applied', { applied: m.applied });
+
+  const app = await createApp(config, url, { log });
+  const firstStart = (await app.deps.prisma.workspace.count()) === 0;
+  let token: string | undefined;
+  if (firstStart) {
+    const init = await initWorkspace(app.deps.prisma, {});
+    token = init.token;
+  }
+  const server = await app.listen();
+  const lines = [
+    '',
+    `  Atelier is running: ${server.url}`,
+    `  GraphQL (HTTP, SSE, WebSocket): ${server.url}/graphql`,
+    embedded ? `  Database: embedded PostgreSQL, data in ${config.dataDir}/` : '  Database: DATABASE_URL',
+  ];
+  if (token) {
+    lines.push(
+      '',
+      '  First start: created workspace "My Atelier" and its owner (owner@atelier.local).',
+      '  Owner token (shown once; keep it):',
+      `    ${token}`,
+      `  Try: curl -s ${server.url}/graphql -H "Authorization: Bearer ${token}" \\`,
+      `         -H 'content-type: application/json' -d '{"query":"{ viewer { user { name } workspaces { id name } } }"}'`,
+    );
+  } else {
+    lines.push('', '  Sign in with your token. New token: npm run atelier -- token');
+  }
+  process.stdout.write(lines.join('\n') + '\n\n');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    await app.close().catch((e) => log.error('close failed', { error: (e as Error).message }));
+    await embedded?.stop().catch(() => {});
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((e) => {
+  process.stderr.write(`Atelier failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

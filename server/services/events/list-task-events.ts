@@ -1,0 +1,30 @@
+// The polling fallback: a page of a task's events after a seq.
+import type { Viewer } from '../../auth/viewer.ts';
+import type { EventRow } from '../../channel/types.ts';
+import type { Deps } from '../../deps.ts';
+import { badInput } from '../../errors.ts';
+import { loadTaskFor } from '../tasks/load-task.ts';
+
+export const MAX_EVENT_PAGE = 500;
+
+export async function listTaskEvents(
+  deps: Deps,
+  viewer: Viewer,
+  taskId: string,
+  args: { after?: number | null; first?: number | null },
+): Promise<{ events: EventRow[]; hasNextPage: boolean; lastSeq: number }> {
+  const after = args.after ?? 0;
+  const first = args.first ?? 100;
+  if (!Number.isInteger(after) || after < 0) throw badInput('after must be a non-negative integer', { argument: 'after' });
+  if (!Number.isInteger(first) || first < 1 || first > MAX_EVENT_PAGE) {
+    throw badInput(`first must be between 1 and ${MAX_EVENT_PAGE}`, { argument: 'first' });
+  }
+  const task = await loadTaskFor(deps.prisma, viewer, taskId, 'read');
+  const rows = await deps.prisma.taskEvent.findMany({
+    where: { taskId, seq: { gt: after } },
+    orderBy: { seq: 'asc' },
+    take: first + 1,
+  });
+  const events = rows.slice(0, first).map((e) => ({ ...e, position: Number(e.position) }) as EventRow);
+  return { events, hasNextPage: rows.length > first, lastSeq: task.lastEventSeq };
+}

@@ -1,0 +1,33 @@
+// Opening event streams: authorise first (so a refused subscription fails at subscribe time with a
+// typed error), then hand back a stream factory for the hub.
+import { defaultWorkspaceId, requireWorkspace } from '../../auth/access.ts';
+import type { Viewer } from '../../auth/viewer.ts';
+import { decodeWorkspaceCursor } from '../../channel/cursor.ts';
+import type { EventRow } from '../../channel/types.ts';
+import type { Deps } from '../../deps.ts';
+import { badInput } from '../../errors.ts';
+import { loadTaskFor } from '../tasks/load-task.ts';
+
+type StreamFactory = (signal: AbortSignal) => AsyncGenerator<EventRow>;
+
+export async function subscribeTaskEvents(deps: Deps, viewer: Viewer, taskId: string, after: number): Promise<StreamFactory> {
+  if (!Number.isInteger(after) || after < 0) throw badInput('after must be a non-negative integer', { argument: 'after' });
+  const task = await loadTaskFor(deps.prisma, viewer, taskId, 'read');
+  return (signal) => deps.hub.taskStream(task.id, task.workspaceId, after, signal);
+}
+
+export async function subscribeWorkspaceEvents(
+  deps: Deps,
+  viewer: Viewer,
+  workspaceId: string | null,
+  after: string | null,
+): Promise<StreamFactory> {
+  const cursor = after ? decodeWorkspaceCursor(after) : null;
+  if (cursor && workspaceId && cursor.workspaceId !== workspaceId) {
+    throw badInput('The cursor belongs to another workspace', { argument: 'after' });
+  }
+  const ws = workspaceId ?? cursor?.workspaceId ?? defaultWorkspaceId(viewer);
+  requireWorkspace(viewer, ws, 'read');
+  const from = cursor ? cursor.position : await deps.hub.readHead(ws);
+  return (signal) => deps.hub.workspaceStream(ws, from, signal);
+}

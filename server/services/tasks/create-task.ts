@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { requireWorkspace } from '../../auth/access.ts';
+import type { Viewer } from '../../auth/viewer.ts';
+import { transactWithEvents, withAppendedSeq } from '../../channel/unit-of-work.ts';
+import type { Deps } from '../../deps.ts';
+import { parseInput } from '../validate.ts';
+
+export const CreateTaskInput = z.object({
+  workspaceId: z.string().uuid(),
+  title: z.string().trim().min(1).max(200),
+  goal: z.string().max(10_000).default(''),
+  /** Retrying with the same key returns the task created the first time. */
+  idempotencyKey: z.string().min(1).max(200).optional(),
+});
+
+export async function createTask(deps: Deps, viewer: Viewer, raw: z.input<typeof CreateTaskInput>) {
+  const input = parseInput(CreateTaskInput, raw);
+  requireWorkspace(viewer, input.workspaceId, 'write');
+  if (input.idempotencyKey) {
+    const existing = await deps.prisma.task.findUnique({
+      where: { workspaceId_idempotencyKey: { workspaceId: input.workspaceId, idempotencyKey: input.idempotencyKey } },
+    });
+    if (existing) return existing;
+  }
+  try {
+    const { value, events } = await transactWithEvents(deps, async (tx, emit) => {
+      const task = await tx.task.create({
+        data: {
+          workspaceId: input.workspaceId,
+          createdById: viewer.userId,
+          title: input.title,
+          goal: input.goal,
+          idempotencyKey: input.idempotencyKey ?? null,
+        },
+      });
+      emit(task.id, {
+        type: 'TASK_CREATED',
+        actor: { kind: 'USER', id: viewer.userId },
+        payload: { title: task.title, goal: task.goal, status: task.status },
+      });
+      return task;
+    });
+    return withAppendedSeq(value, events);
+  } catch (e) {
+    // Two concurrent requests with one idempotency key: the loser returns the winner's task.
+    if (input.idempotencyKey && /Unique constraint|P2002|23505/.test(String((e as Error).message))) {
+      const existing = await deps.prisma.task.findUnique({
+        where: { workspaceId_idempotencyKey: { workspaceId: input.workspaceId, idempotencyKey: input.idempotencyKey } },
+      });
+      if (existing) return existing;
+    }
+    throw e;
+  }
+}

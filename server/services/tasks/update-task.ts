@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import type { Viewer } from '../../auth/viewer.ts';
+import { transactWithEvents, withAppendedSeq } from '../../channel/unit-of-work.ts';
+import type { Deps } from '../../deps.ts';
+import { badInput } from '../../errors.ts';
+import { parseInput } from '../validate.ts';
+import { loadTaskFor } from './load-task.ts';
+
+export const UpdateTaskInput = z.object({
+  taskId: z.string().uuid(),
+  title: z.string().trim().min(1).max(200).optional(),
+  summary: z.string().max(10_000).optional(),
+});
+
+export async function updateTask(deps: Deps, viewer: Viewer, raw: z.input<typeof UpdateTaskInput>) {
+  const input = parseInput(UpdateTaskInput, raw);
+  if (input.title === undefined && input.summary === undefined) throw badInput('Nothing to update');
+  await loadTaskFor(deps.prisma, viewer, input.taskId, 'write');
+  const { value, events } = await transactWithEvents(deps, async (tx, emit) => {
+    const task = await tx.task.update({
+      where: { id: input.taskId },
+      data: {
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.summary !== undefined ? { summary: input.summary } : {}),
+      },
+    });
+    emit(task.id, {
+      type: 'TASK_UPDATED',
+      actor: { kind: 'USER', id: viewer.userId },
+      payload: { title: input.title, summary: input.summary },
+    });
+    return task;
+  });
+  return withAppendedSeq(value, events);
+}

@@ -1,0 +1,37 @@
+// Issues a token for a member of a workspace. Scopes are those asked for; a VIEWER member only ever
+// gets READ (the role caps the scopes at every request anyway, see auth/access.ts).
+import { z } from 'zod';
+import { generateToken } from '../../auth/tokens.ts';
+import type { PrismaClient } from '../../db/client.ts';
+import { notFound } from '../../errors.ts';
+import { parseInput } from '../validate.ts';
+
+export const CreateTokenInput = z.object({
+  workspaceId: z.string().uuid(),
+  userId: z.string().uuid(),
+  name: z.string().trim().min(1).max(100),
+  scopes: z.array(z.enum(['READ', 'WRITE', 'APPROVE'])).min(1),
+  expiresAt: z.date().optional(),
+});
+
+export async function createToken(prisma: PrismaClient, raw: z.input<typeof CreateTokenInput>) {
+  const input = parseInput(CreateTokenInput, raw);
+  const m = await prisma.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId: input.workspaceId, userId: input.userId } },
+  });
+  if (!m) throw notFound('Membership');
+  const scopes = m.role === 'VIEWER' ? (['READ'] as const) : input.scopes;
+  const t = generateToken();
+  const row = await prisma.apiToken.create({
+    data: {
+      workspaceId: input.workspaceId,
+      userId: input.userId,
+      name: input.name,
+      tokenHash: t.hash,
+      prefix: t.prefix,
+      scopes: [...new Set(['READ' as const, ...scopes])],
+      expiresAt: input.expiresAt ?? null,
+    },
+  });
+  return { token: t.token, id: row.id, scopes: row.scopes };
+}
