@@ -6,8 +6,9 @@
 //    "head = k" never miss an event (see hub.ts).
 //  - Events are appended by the transaction that makes the state change they describe. Call this
 //    last in the transaction: the workspace row lock is held until commit.
-//  - Lock order is task → workspace. Never append to two tasks in one transaction unless in id order.
-import type { Tx } from '../db/client.ts';
+//  - Lock order is task rows → workspace row. A transaction appending to several tasks must lock
+//    all of them first (unit-of-work.ts does), or it would deadlock against single-task appenders.
+import type { Db } from '../db/client.ts';
 import { encodePayload } from './payload.ts';
 import type { EventRow, NewEvent } from './types.ts';
 
@@ -51,7 +52,12 @@ export class TaskNotFoundForAppend extends Error {
   }
 }
 
-export async function appendEvents(tx: Tx, taskId: string, events: readonly NewEvent[]): Promise<EventRow[]> {
+/**
+ * Appends events for one task. With a transaction client it joins that transaction; with the plain
+ * client it is one atomic statement on its own (a large payload stored first is harmless if the
+ * append then fails: payloads are content-addressed and only referenced by events).
+ */
+export async function appendEvents(tx: Db, taskId: string, events: readonly NewEvent[]): Promise<EventRow[]> {
   if (events.length === 0) return [];
   const specs = events.map((e) => {
     const enc = encodePayload(e.payload);

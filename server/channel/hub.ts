@@ -184,7 +184,7 @@ export class EventHub {
   private stopped = false;
   private reconnectDelay = 100;
   /** Counters for tests and benchmarks. */
-  readonly stats = { topicReads: 0, replayReads: 0, notifications: 0, polls: 0 };
+  readonly stats = { topicReads: 0, replayReads: 0, notifications: 0, polls: 0, openStreams: 0 };
 
   constructor(private readonly opts: HubOptions) {
     this.prisma = opts.prisma;
@@ -303,6 +303,7 @@ export class EventHub {
       t.idleTimer = undefined;
     }
     t.refs++;
+    this.stats.openStreams++;
     try {
       await t.ready;
     } catch (e) {
@@ -315,6 +316,7 @@ export class EventHub {
 
   private release(t: Topic): void {
     t.refs--;
+    this.stats.openStreams--;
     if (t.refs > 0 || this.stopped) return;
     t.idleTimer = setTimeout(() => {
       if (t.refs === 0 && this.topics.get(t.workspaceId) === t) this.topics.delete(t.workspaceId);

@@ -13,6 +13,17 @@ export type UowDeps = { prisma: PrismaClient; notifier: EventNotifier };
 const RETRYABLE = /deadlock detected|could not serialize access|P2034/;
 const MAX_ATTEMPTS = 3;
 
+/**
+ * Appends events that accompany no other state change (progress, notes) as one statement, without
+ * an interactive transaction: one round trip instead of BEGIN/…/COMMIT.
+ */
+export async function appendNow(deps: UowDeps, taskId: string, events: NewEvent[]): Promise<EventRow[]> {
+  const rows = await appendEvents(deps.prisma, taskId, events);
+  const last = rows.at(-1);
+  if (last) deps.notifier.committed(last.workspaceId, last.position);
+  return rows;
+}
+
 export async function transactWithEvents<T>(
   deps: UowDeps,
   body: (tx: Tx, emit: Emit) => Promise<T>,
@@ -29,8 +40,20 @@ export async function transactWithEvents<T>(
           };
           const value = await body(tx, emit);
           const events: EventRow[] = [];
-          // Task ids in a fixed order, so two transactions never lock the same tasks crosswise.
-          for (const taskId of [...pending.keys()].sort()) {
+          let order = [...pending.keys()];
+          if (order.length > 1) {
+            // Lock order is always: task rows (by id), then workspace rows (by id). Appending task by
+            // task would interleave (task A, workspace, task B) and deadlock against a writer
+            // holding task B and waiting for the workspace row.
+            const locked = await tx.$queryRawUnsafe<{ id: string; workspace_id: string }[]>(
+              `SELECT id, workspace_id FROM tasks
+                WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) ORDER BY id FOR UPDATE`,
+              JSON.stringify(order),
+            );
+            const ws = new Map(locked.map((r) => [r.id, r.workspace_id]));
+            order = order.sort((a, b) => (ws.get(a) ?? '').localeCompare(ws.get(b) ?? '') || a.localeCompare(b));
+          }
+          for (const taskId of order) {
             events.push(...(await appendEvents(tx, taskId, pending.get(taskId)!)));
           }
           return { value, events };

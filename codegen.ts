@@ -1,0 +1,23 @@
+// GraphQL Code Generator: typed documents from schema.graphql (itself generated from the Pothos
+// schema) for the tests and, later, the web app. Output is generated, not committed.
+import type { CodegenConfig } from '@graphql-codegen/cli';
+
+const config: CodegenConfig = {
+  schema: 'schema.graphql',
+  ignoreNoDocuments: false,
+  generates: {
+    'test/gql/': {
+      documents: ['test/**/*.ts', '!test/gql/**'],
+      preset: 'client',
+      presetConfig: { gqlTagName: 'graphql', fragmentMasking: false },
+      config: {
+        useTypeImports: true,
+        enumsAsTypes: true,
+        importExtension: '.ts',
+        scalars: { DateTime: 'string', JSON: 'unknown' },
+      },
+    },
+  },
+};
+
+export default config;

@@ -1,0 +1,104 @@
+// The GraphQL documents the tests use, typed by GraphQL Code Generator (npm run codegen).
+import { graphql } from '../gql/index.ts';
+
+export const ViewerQuery = graphql(`
+  query Viewer {
+    viewer {
+      user { id name }
+      scopes
+      workspaces { id name slug viewerRole }
+    }
+  }
+`);
+
+export const CreateTask = graphql(`
+  mutation CreateTask($input: CreateTaskInput!) {
+    createTask(input: $input) { task { id title status lastEventSeq isTerminal } }
+  }
+`);
+
+export const SignalTask = graphql(`
+  mutation SignalTask($input: SignalTaskInput!) {
+    signalTask(input: $input) { task { id status statusReason lastEventSeq isTerminal endedAt } }
+  }
+`);
+
+export const UpdateTask = graphql(`
+  mutation UpdateTask($input: UpdateTaskInput!) {
+    updateTask(input: $input) { task { id title summary lastEventSeq } }
+  }
+`);
+
+export const TaskQuery = graphql(`
+  query Task($id: ID!) {
+    task(id: $id) { id title status lastEventSeq workspace { id } }
+  }
+`);
+
+export const TaskEventsPage = graphql(`
+  query TaskEventsPage($id: ID!, $after: Int, $first: Int) {
+    task(id: $id) {
+      id
+      lastEventSeq
+      events(after: $after, first: $first) {
+        pageInfo { hasNextPage endCursor }
+        edges { cursor node { seq type payload redacted } }
+      }
+    }
+  }
+`);
+
+export const WorkspaceTasks = graphql(`
+  query WorkspaceTasks($id: ID!, $first: Int, $after: String) {
+    workspace(id: $id) {
+      id
+      tasks(first: $first, after: $after) {
+        pageInfo { hasNextPage endCursor }
+        edges { cursor node { id title } }
+      }
+    }
+  }
+`);
+
+export const NodeQuery = graphql(`
+  query Node($id: ID!) {
+    node(id: $id) {
+      id
+      __typename
+      ... on Task { title }
+      ... on Workspace { name }
+    }
+  }
+`);
+
+export const NodesQuery = graphql(`
+  query Nodes($ids: [ID!]!) {
+    nodes(ids: $ids) { id __typename }
+  }
+`);
+
+export const TaskEventsSub = graphql(`
+  subscription TaskEventsSub($taskId: ID!, $after: Int) {
+    taskEvents(taskId: $taskId, after: $after) {
+      seq
+      type
+      cursor
+      redacted
+      payload
+      actor { kind }
+      task { id }
+    }
+  }
+`);
+
+export const WorkspaceEventsSub = graphql(`
+  subscription WorkspaceEventsSub($workspaceId: ID, $after: String) {
+    workspaceEvents(workspaceId: $workspaceId, after: $after) {
+      seq
+      type
+      cursor
+      payload
+      task { id }
+    }
+  }
+`);

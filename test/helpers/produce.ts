@@ -1,0 +1,38 @@
+import { transactWithEvents } from '../../server/channel/unit-of-work.ts';
+import type { Deps } from '../../server/deps.ts';
+
+/** Appends `count` events, one transaction each, round-robin over the tasks, yielding between. */
+export async function produce(
+  deps: Deps,
+  taskIds: string[],
+  count: number,
+  opts: { type?: string; payload?: (i: number) => unknown; signal?: { stop: boolean } } = {},
+): Promise<number> {
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    if (opts.signal?.stop) break;
+    const taskId = taskIds[i % taskIds.length]!;
+    await transactWithEvents(deps, async (_tx, emit) => {
+      emit(taskId, { type: opts.type ?? 'PROGRESS', actor: { kind: 'AGENT' }, payload: opts.payload?.(i) ?? { i } });
+    });
+    n++;
+    if (i % 5 === 0) await new Promise((r) => setImmediate(r));
+  }
+  return n;
+}
+
+/** Polls `check` until it returns true (for state outside any stream, e.g. counters). */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export const decodeCursor = (c: string) => {
+  const [, ws, pos] = Buffer.from(c, 'base64url').toString('utf8').split(':');
+  return { workspaceId: ws!, position: Number(pos) };
+};
+
+export const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
