@@ -49,7 +49,8 @@ function maskError(deps: Deps) {
     const ge = error instanceof GraphQLError ? error : undefined;
     const original = ge?.originalError ?? error;
     if (isAppError(original)) return toGraphQLError(original, ge);
-    if (ge && (!ge.originalError || ge.originalError instanceof GraphQLError)) {
+    // Errors with a path arose while executing: unless they are ours (AppError, above), they are bugs.
+    if (ge && !ge.path?.length && (!ge.originalError || ge.originalError instanceof GraphQLError)) {
       // Parse, validation, variable-coercion and request errors: safe messages about the request.
       const inner = (ge.originalError as GraphQLError | undefined) ?? ge;
       let http = inner.extensions?.http as { status?: number; spec?: boolean } | undefined;
@@ -91,7 +92,7 @@ const ensureCodes: Plugin = {
       changed = true;
       // Without a non-GraphQL cause it is an error about the request (e.g. validation); otherwise
       // it is ours and unexpected.
-      const aboutRequest = !e.originalError || e.originalError instanceof GraphQLError;
+      const aboutRequest = !e.path?.length && (!e.originalError || e.originalError instanceof GraphQLError);
       return new GraphQLError(aboutRequest ? e.message : 'Unexpected error.', {
         nodes: e.nodes,
         path: e.path,

@@ -12,7 +12,7 @@ export const TaskRef = builder.objectRef<Task>('Task');
 builder.node(TaskRef, {
   description: 'An addressable run of work. Its events form an ordered, resumable log.',
   id: { resolve: (t) => t.id },
-  loadManyWithoutCache: (ids, ctx) => ids.map((id) => ctx.loaders.task.load(id)),
+  loadManyWithoutCache: (ids, ctx) => Promise.all(ids.map((id) => ctx.loaders.task.load(id))),
   fields: (t) => ({
     title: t.exposeString('title'),
     goal: t.exposeString('goal'),

@@ -10,7 +10,7 @@ export const MessageRef = builder.objectRef<Message>('Message');
 
 builder.node(ThreadRef, {
   id: { resolve: (t) => t.id },
-  loadManyWithoutCache: (ids, ctx) => ids.map((id) => ctx.loaders.thread.load(id)),
+  loadManyWithoutCache: (ids, ctx) => Promise.all(ids.map((id) => ctx.loaders.thread.load(id))),
   fields: (t) => ({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     owner: t.field({ type: UserRef, resolve: (th, _a, ctx) => ctx.loaders.user.load(th.userId).then((u) => u!) }),
@@ -28,7 +28,7 @@ builder.node(ThreadRef, {
 
 builder.node(MessageRef, {
   id: { resolve: (m) => m.id },
-  loadManyWithoutCache: (ids, ctx) => ids.map((id) => ctx.loaders.message.load(id)),
+  loadManyWithoutCache: (ids, ctx) => Promise.all(ids.map((id) => ctx.loaders.message.load(id))),
   fields: (t) => ({
     role: t.field({ type: MessageRoleEnum, resolve: (m) => m.role }),
     text: t.exposeString('text'),

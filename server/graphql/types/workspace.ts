@@ -11,7 +11,7 @@ export const WorkspaceRef = builder.objectRef<Workspace>('Workspace');
 
 builder.node(WorkspaceRef, {
   id: { resolve: (w) => w.id },
-  loadManyWithoutCache: (ids, ctx) => ids.map((id) => ctx.loaders.workspace.load(id)),
+  loadManyWithoutCache: (ids, ctx) => Promise.all(ids.map((id) => ctx.loaders.workspace.load(id))),
   fields: (t) => ({
     name: t.exposeString('name'),
     slug: t.exposeString('slug'),
