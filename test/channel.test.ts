@@ -101,10 +101,13 @@ describe('taskEvents over SSE (graphql-sse)', () => {
     const task = await newTask('sse resume');
     const flag = { stop: false };
     const producing = produce(t.app.deps, [task.id], 300, { signal: flag });
+    const open = t.app.deps.hub.stats.openStreams;
     const c1 = sseClient(t.url, t.a.ownerToken);
     const s1 = collect(c1, TaskEventsSub, { taskId: task.gid, after: 0 });
     await s1.collector.until((xs) => xs.length >= 30, 20_000, '30 events');
     s1.stop(); // aborts the HTTP stream mid-flight
+    // The server notices at once and releases the stream (not at the next keep-alive ping).
+    await eventually(() => t.app.deps.hub.stats.openStreams === open, 'SSE stream released', 2_000);
     const firstSeqs = s1.collector.items.map((x) => x.taskEvents.seq);
     const k = firstSeqs.at(-1)!;
     assert.deepEqual(firstSeqs, range(1, k));

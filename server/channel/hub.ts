@@ -415,10 +415,19 @@ export class EventHub {
 /**
  * Wraps a stream factory so that the consumer's `return()` (unsubscribe, socket closed) takes
  * effect at once, even while the stream is waiting for the next event. A plain async generator
- * would queue `return()` behind its pending `await`.
+ * would queue `return()` behind its pending `await`. Yoga's SSE stream only calls `return()` after
+ * its pending read settles, so an SSE request's abort signal also ends the stream.
  */
-export function closableStream<T>(make: (signal: AbortSignal) => AsyncGenerator<T>): AsyncIterableIterator<T> {
+export function closableStream<T>(
+  make: (signal: AbortSignal) => AsyncGenerator<T>,
+  /** The transport's own "client went away" signal (an SSE request's), when it has one. */
+  external?: AbortSignal,
+): AsyncIterableIterator<T> {
   const ac = new AbortController();
+  if (external) {
+    if (external.aborted) ac.abort();
+    else external.addEventListener('abort', () => ac.abort(), { once: true });
+  }
   const inner = make(ac.signal);
   const it: AsyncIterableIterator<T> = {
     next: () => inner.next(),

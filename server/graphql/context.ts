@@ -7,4 +7,6 @@ export type Context = {
   deps: Deps;
   viewer: Viewer;
   loaders: Loaders;
+  /** Aborts when the HTTP client goes away (ends SSE subscriptions promptly). */
+  signal?: AbortSignal;
 };

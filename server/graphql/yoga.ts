@@ -135,7 +135,7 @@ export function createGraphQLServer(deps: Deps) {
       if (!limiter.take(viewer.credentialId)) {
         throw new RequestError('RATE_LIMITED', 'Too many requests for this token; slow down and retry shortly');
       }
-      return { deps, viewer, loaders: createLoaders(deps, viewer) };
+      return { deps, viewer, loaders: createLoaders(deps, viewer), signal: initial.viewer ? undefined : initial.request.signal };
     },
   });
 }

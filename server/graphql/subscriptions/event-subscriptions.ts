@@ -14,7 +14,7 @@ builder.subscriptionType({
       subscribe: async (_r, args, ctx) => {
         const taskId = parseGlobalId(String(args.taskId), 'Task', 'taskId');
         const open = await subscribeTaskEvents(ctx.deps, ctx.viewer, taskId, args.after ?? 0);
-        return closableStream(open);
+        return closableStream(open, ctx.signal);
       },
       resolve: (e) => e,
     }),
@@ -27,7 +27,7 @@ builder.subscriptionType({
       subscribe: async (_r, args, ctx) => {
         const workspaceId = args.workspaceId ? parseGlobalId(String(args.workspaceId), 'Workspace', 'workspaceId') : null;
         const open = await subscribeWorkspaceEvents(ctx.deps, ctx.viewer, workspaceId, args.after ?? null);
-        return closableStream(open);
+        return closableStream(open, ctx.signal);
       },
       resolve: (e) => e,
     }),
