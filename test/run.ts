@@ -1,0 +1,76 @@
+// The test driver behind `npm test`:
+//  1. a PostgreSQL server for the tests: TEST_DATABASE_URL, else the local one on 127.0.0.1:5432,
+//     else an embedded PostgreSQL started here (so a machine with only Node can run the tests);
+//  2. generated code (Prisma client, GraphQL documents) and the drift checks (schema.graphql,
+//     migrations vs prisma/schema.prisma), then the type check;
+//  3. every test file under node's test runner, each file with its own database.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../server/db/embedded.ts';
+import { createLogger } from '../server/log.ts';
+
+const root = new URL('../', import.meta.url).pathname;
+const LOCAL = 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+function step(title: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  console.log(`› ${title}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
+  if (r.status !== 0) {
+    console.error(`✖ ${title} failed`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function main() {
+  let embedded: EmbeddedPostgres | undefined;
+  let serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    if (await reachable(LOCAL)) serverUrl = LOCAL;
+    else {
+      console.log('› no PostgreSQL on 127.0.0.1:5432: starting an embedded one for the tests');
+      const dataDir = resolve(root, '.data/test');
+      mkdirSync(dataDir, { recursive: true });
+      chmodSync(dataDir, 0o755);
+      embedded = await startEmbeddedPostgres({ dataDir, port: 54339, log: createLogger('warn') });
+      serverUrl = embedded.connectionString.replace(/\/atelier$/, '/postgres');
+    }
+  }
+  const env = { ...process.env, TEST_DATABASE_URL: serverUrl, DATABASE_URL: serverUrl };
+  try {
+    step('prisma generate', process.execPath, ['--import', 'tsx', 'server/db/tools/generate.ts']);
+    step('graphql codegen', 'npx', ['graphql-codegen', '--config', 'codegen.ts', '--silent']);
+    step('schema.graphql matches the code', process.execPath, ['--import', 'tsx', 'server/graphql/print-schema.ts', '--check']);
+    step('migrations cover prisma/schema.prisma', process.execPath, ['--import', 'tsx', 'server/db/tools/diff-migration.ts', '--check'], env);
+    step('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']);
+    const args = process.argv.slice(2);
+    const files = args.some((a) => a.endsWith('.ts'))
+      ? args
+      : [...readdirSync(resolve(root, 'test')).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${f}`), ...args];
+    step(
+      `tests (${files.filter((f) => f.endsWith('.ts')).length} files)`,
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-timeout=180000', '--test-reporter=spec', ...files],
+      env,
+    );
+  } finally {
+    await embedded?.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
