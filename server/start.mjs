@@ -1,0 +1,23 @@
+// `npm start` / `npm run worker` entry, in plain JavaScript so it runs on a fresh clone: installs the
+// dependencies when they are missing (npm ci), then runs server/main.ts under tsx.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const installed = existsSync(`${root}node_modules/.bin/tsx`);
+const stale =
+  installed &&
+  existsSync(`${root}node_modules/.package-lock.json`) &&
+  statSync(`${root}package-lock.json`).mtimeMs > statSync(`${root}node_modules/.package-lock.json`).mtimeMs;
+if (!installed || stale) {
+  console.log('› installing dependencies (npm ci) …');
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
