@@ -4,25 +4,13 @@
 //   migrate                                                   apply pending migrations
 // Uses DATABASE_URL, or the embedded PostgreSQL of `npm start` (started here if not running).
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { loadConfig } from './config.ts';
 import { createPrisma } from './db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
-import { ensureDatabase, migrate } from './db/migrate.ts';
+import { ensureDatabase, migrate, reachable } from './db/migrate.ts';
 import { createLogger } from './log.ts';
 import { createToken } from './services/tokens/create-token.ts';
 import { initWorkspace } from './services/workspaces/init-workspace.ts';
-
-async function reachable(url: string): Promise<boolean> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function main() {
   const [command, ...rest] = process.argv.slice(2);

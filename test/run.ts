@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import pg from 'pg';
+import { reachable } from '../server/db/migrate.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../server/db/embedded.ts';
 import { createLogger } from '../server/log.ts';
 
@@ -20,17 +20,6 @@ function step(title: string, cmd: string, args: string[], env: NodeJS.ProcessEnv
   if (r.status !== 0) {
     console.error(`✖ ${title} failed`);
     process.exit(r.status ?? 1);
-  }
-}
-
-async function reachable(url: string): Promise<boolean> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -95,3 +95,15 @@ export async function ensureDatabase(connectionString: string): Promise<void> {
     await admin.end();
   }
 }
+
+/** Whether a PostgreSQL server answers at `url` (within a short timeout). */
+export async function reachable(url: string, timeoutMs = 1500): Promise<boolean> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}

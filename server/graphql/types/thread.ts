@@ -1,5 +1,6 @@
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import type { Message, Thread } from '../../db/generated/client.ts';
+import { encodeKeyset } from '../../services/keyset.ts';
 import { listMessages } from '../../services/threads/list-messages.ts';
 import { builder } from '../builder.ts';
 import { MessageRoleEnum } from './enums.ts';
@@ -19,7 +20,7 @@ builder.node(ThreadRef, {
       description: 'Messages, oldest first.',
       resolve: (th, args, ctx) =>
         resolveCursorConnection(
-          { args, toCursor: (m: Message) => `${m.createdAt.toISOString()}|${m.id}`, defaultSize: 50, maxSize: 200 },
+          { args, toCursor: encodeKeyset, defaultSize: 50, maxSize: 200 },
           (page: ResolveCursorConnectionArgs) => listMessages(ctx.deps, ctx.viewer, th, page),
         ),
     }),

@@ -1,15 +1,9 @@
-// Keyset page over a thread's messages, oldest first. Cursor = (createdAt, id).
+// Keyset page over a thread's messages, oldest first.
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Thread } from '../../db/generated/client.ts';
 import type { Deps } from '../../deps.ts';
-import { badInput, notFound } from '../../errors.ts';
-
-function decode(c: string) {
-  const [iso, id] = c.split('|');
-  const createdAt = new Date(iso ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime())) throw badInput('Invalid cursor');
-  return { createdAt, id };
-}
+import { notFound } from '../../errors.ts';
+import { afterKeyset, beforeKeyset, decodeKeyset } from '../keyset.ts';
 
 export async function listMessages(
   deps: Deps,
@@ -19,14 +13,8 @@ export async function listMessages(
 ) {
   if (thread.userId !== viewer.userId || !viewer.memberships.has(thread.workspaceId)) throw notFound('Thread');
   const and = [];
-  if (page.after) {
-    const c = decode(page.after);
-    and.push({ OR: [{ createdAt: { gt: c.createdAt } }, { createdAt: c.createdAt, id: { gt: c.id } }] });
-  }
-  if (page.before) {
-    const c = decode(page.before);
-    and.push({ OR: [{ createdAt: { lt: c.createdAt } }, { createdAt: c.createdAt, id: { lt: c.id } }] });
-  }
+  if (page.after) and.push(afterKeyset(decodeKeyset(page.after)));
+  if (page.before) and.push(beforeKeyset(decodeKeyset(page.before)));
   return deps.prisma.message.findMany({
     where: { threadId: thread.id, AND: and },
     orderBy: page.inverted ? [{ createdAt: 'desc' }, { id: 'desc' }] : [{ createdAt: 'asc' }, { id: 'asc' }],
