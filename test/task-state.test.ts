@@ -4,10 +4,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decideTransition, TASK_STATUSES, TERMINAL_STATUSES, type TaskTransition } from '../server/domain/task-status.ts';
 import { transitionTask } from '../server/services/tasks/transition-task.ts';
+import { createToken } from '../server/services/tokens/create-token.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { gql, gqlOk, toGlobalId } from './helpers/clients.ts';
-import { CreateTask, SignalTask, TaskEventsPage } from './helpers/documents.ts';
+import { CreateTask, SignalTask, TaskEventsPage, WorkspaceTasks } from './helpers/documents.ts';
 import { fromGlobalId } from './helpers/ids.ts';
+import type { WorkspaceTasksQuery } from './gql/graphql.ts';
 
 const TRANSITIONS: TaskTransition[] = ['start', 'wait', 'requeue', 'pause', 'resume', 'cancel', 'complete', 'fail', 'exceedBudget'];
 
@@ -131,5 +133,40 @@ describe('signals through the API', () => {
     assert.equal(ids.size, 1);
     const id = fromGlobalId([...ids][0]!).id;
     assert.equal(await t.app.deps.prisma.taskEvent.count({ where: { taskId: id } }), 1, 'one TASK_CREATED');
+  });
+});
+
+describe('task list', () => {
+  test('workspace.tasks pages newest first with opaque cursors, without repeats or gaps', async () => {
+    const other = await t.app.deps.prisma.workspace.create({ data: { name: 'Paging', slug: 'paging' } });
+    await t.app.deps.prisma.membership.create({ data: { workspaceId: other.id, userId: t.a.ownerId, role: 'OWNER' } });
+    // Same-millisecond timestamps are ordered by id, so give two tasks an identical createdAt.
+    const at = new Date('2026-01-01T00:00:00.000Z');
+    const made = [];
+    for (let i = 0; i < 7; i++) {
+      made.push(
+        await t.app.deps.prisma.task.create({
+          data: { workspaceId: other.id, title: `p${i}`, createdAt: i < 2 ? at : new Date(at.getTime() + i * 1000) },
+        }),
+      );
+    }
+    const tok = await createToken(t.app.deps.prisma, { workspaceId: other.id, userId: t.a.ownerId, name: 'p', scopes: ['READ'] });
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let guard = 0; guard < 10; guard++) {
+      const res: WorkspaceTasksQuery = await gqlOk(t.url, tok.token, WorkspaceTasks, {
+        id: toGlobalId('Workspace', other.id),
+        first: 3,
+        after,
+      });
+      const page = res.workspace.tasks;
+      seen.push(...page.edges.map((e) => e.node.title));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor ?? null;
+    }
+    const expected = [...made]
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id))
+      .map((x) => x.title);
+    assert.deepEqual(seen, expected);
   });
 });
