@@ -8,25 +8,72 @@ import type { Deps } from './deps.ts';
 import { createGraphQLServer, type GraphQLServer } from './graphql/yoga.ts';
 import { startHttpServer, type RunningServer } from './http/server.ts';
 import { createLogger, type Logger } from './log.ts';
+import type { RuntimeDeps } from './runtime/deps.ts';
+import { createModelProvider } from './runtime/models/provider.ts';
+import type { ModelProvider } from './runtime/models/types.ts';
+import { loadRuntimePlugin } from './runtime/plugin.ts';
+import { Scheduler } from './runtime/scheduler.ts';
+import { builtinTools } from './runtime/tools/builtin.ts';
+import { ToolRegistry } from './runtime/tools/registry.ts';
+import type { ToolDef } from './runtime/tools/types.ts';
+import { startWorker, type WorkerHandle } from './runtime/worker.ts';
 
 export type App = {
   deps: Deps;
   yoga: GraphQLServer;
   /** Starts listening (port 0 picks a free port). */
   listen(opts?: { port?: number; host?: string }): Promise<RunningServer>;
+  /** Starts a worker in this process (pg-boss consumer, turns, watchdog). */
+  startWorker(opts?: { concurrency?: number }): Promise<WorkerHandle>;
   close(): Promise<void>;
 };
 
-export async function createApp(config: Config, connectionString: string, opts: { log?: Logger } = {}): Promise<App> {
+export type AppOptions = {
+  log?: Logger;
+  /** Replace the configured model (tests use scripted models). */
+  models?: ModelProvider;
+  /** Tools in addition to the built-in ones. */
+  tools?: ToolDef[];
+};
+
+export async function createApp(config: Config, connectionString: string, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
   const prisma = createPrisma(connectionString);
   const notifier = new EventNotifier(prisma, log);
   const hub = new EventHub({ prisma, connectionString, log, pollMs: config.eventPollMs });
   notifier.onLocal((w, p) => hub.wake(w, p));
+  const scheduler = new Scheduler(connectionString, log);
   await hub.start();
-  const deps: Deps = { config, prisma, notifier, hub, log };
+  await scheduler.start();
+  const plugin = await loadRuntimePlugin(config.runtime.plugin);
+  const pluginModel = plugin.model;
+  const models =
+    opts.models ??
+    (pluginModel
+      ? { info: { provider: 'scripted' as const, workerModel: 'plugin', routerModel: 'plugin', offline: true, description: `model from ${config.runtime.plugin}` }, chat: () => pluginModel() }
+      : createModelProvider({
+          apiKey: config.openai.apiKey,
+          baseUrl: config.openai.baseUrl,
+          routerModel: config.openai.routerModel,
+          workerModel: config.openai.workerModel,
+        }));
+  const runtime: RuntimeDeps = {
+    prisma,
+    notifier,
+    scheduler,
+    tools: new ToolRegistry([...builtinTools, ...(plugin.tools ?? []), ...(opts.tools ?? [])]),
+    models,
+    log,
+    options: {
+      leaseMs: config.runtime.leaseMs,
+      maxStepsPerTurn: config.runtime.maxStepsPerTurn,
+      maxTurnsPerTask: config.runtime.maxTurnsPerTask,
+    },
+  };
+  const deps: Deps = { config, prisma, notifier, hub, log, scheduler, runtime };
   const yoga = createGraphQLServer(deps);
   const servers: RunningServer[] = [];
+  const workers: WorkerHandle[] = [];
   return {
     deps,
     yoga,
@@ -35,8 +82,19 @@ export async function createApp(config: Config, connectionString: string, opts: 
       servers.push(s);
       return s;
     },
+    startWorker: async (o = {}) => {
+      const w = await startWorker(runtime, {
+        concurrency: o.concurrency ?? config.runtime.workerConcurrency,
+        watchdogMs: config.runtime.watchdogMs,
+        staleQueuedMs: config.runtime.staleQueuedMs,
+      });
+      workers.push(w);
+      return w;
+    },
     close: async () => {
+      for (const w of workers.splice(0)) await w.stop();
       for (const s of servers.splice(0)) await s.close();
+      await scheduler.stop();
       await hub.stop();
       await notifier.drain();
       await prisma.$disconnect();

@@ -21,6 +21,18 @@ const EnvSchema = z.object({
   ATELIER_EVENT_POLL_MS: z.coerce.number().int().positive().default(2000),
   ATELIER_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   ATELIER_GRAPHIQL: bool.default(true),
+  ATELIER_ROUTER_MODEL: z.string().optional(),
+  ATELIER_WORKER_MODEL: z.string().optional(),
+  /// Lease of a running turn; renewed every third of it. A dead worker's turn is taken over after it.
+  ATELIER_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  ATELIER_WATCHDOG_MS: z.coerce.number().int().min(50).default(10_000),
+  /// A queued turn whose wake-up is older than this is re-sent by the watchdog.
+  ATELIER_STALE_QUEUED_MS: z.coerce.number().int().min(50).default(30_000),
+  ATELIER_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  ATELIER_MAX_STEPS_PER_TURN: z.coerce.number().int().min(1).max(200).default(12),
+  ATELIER_MAX_TURNS_PER_TASK: z.coerce.number().int().min(1).max(1000).default(25),
+  /// Module adding tools (and optionally a model) to the runtime: `export default { tools, model }`.
+  ATELIER_RUNTIME_PLUGIN: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
 });
@@ -38,7 +50,16 @@ export type Config = {
   eventPollMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   graphiql: boolean;
-  openai: { apiKey: string | undefined; baseUrl: string | undefined };
+  openai: { apiKey: string | undefined; baseUrl: string | undefined; routerModel: string | undefined; workerModel: string | undefined };
+  runtime: {
+    leaseMs: number;
+    watchdogMs: number;
+    staleQueuedMs: number;
+    workerConcurrency: number;
+    maxStepsPerTurn: number;
+    maxTurnsPerTask: number;
+    plugin: string | undefined;
+  };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -63,6 +84,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventPollMs: e.ATELIER_EVENT_POLL_MS,
     logLevel: e.ATELIER_LOG_LEVEL,
     graphiql: e.ATELIER_GRAPHIQL,
-    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
+    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, routerModel: e.ATELIER_ROUTER_MODEL, workerModel: e.ATELIER_WORKER_MODEL },
+    runtime: {
+      leaseMs: e.ATELIER_LEASE_MS,
+      watchdogMs: e.ATELIER_WATCHDOG_MS,
+      staleQueuedMs: e.ATELIER_STALE_QUEUED_MS,
+      workerConcurrency: e.ATELIER_WORKER_CONCURRENCY,
+      maxStepsPerTurn: e.ATELIER_MAX_STEPS_PER_TURN,
+      maxTurnsPerTask: e.ATELIER_MAX_TURNS_PER_TASK,
+      plugin: e.ATELIER_RUNTIME_PLUGIN,
+    },
   };
 }

@@ -4,6 +4,8 @@ import type { EventNotifier } from './channel/notifier.ts';
 import type { Config } from './config.ts';
 import type { PrismaClient } from './db/client.ts';
 import type { Logger } from './log.ts';
+import type { RuntimeDeps } from './runtime/deps.ts';
+import type { Scheduler } from './runtime/scheduler.ts';
 
 export type Deps = {
   config: Config;
@@ -11,4 +13,7 @@ export type Deps = {
   notifier: EventNotifier;
   hub: EventHub;
   log: Logger;
+  scheduler: Scheduler;
+  /** The durable runtime's dependencies (models, tools, options); workers run with these. */
+  runtime: RuntimeDeps;
 };

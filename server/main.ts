@@ -1,6 +1,6 @@
-// `npm start`: the whole product in one process. Without DATABASE_URL it starts an embedded
-// PostgreSQL (data in .data/), migrates, creates a workspace and an owner token on first start,
-// and serves the API.
+// `npm start`: the whole product in one process — the API and one worker. Without DATABASE_URL it
+// starts an embedded PostgreSQL (data in .data/), migrates, creates a workspace and an owner token
+// on first start. `npm run worker` (--worker-only) runs just a worker against the same database.
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
@@ -23,32 +23,41 @@ async function main() {
   if (m.applied.length) log.info('migrations applied', { applied: m.applied });
 
   const app = await createApp(config, url, { log });
-  const firstStart = (await app.deps.prisma.workspace.count()) === 0;
-  let token: string | undefined;
-  if (firstStart) {
-    const init = await initWorkspace(app.deps.prisma, {});
-    token = init.token;
-  }
-  const server = await app.listen();
-  const lines = [
-    '',
-    `  Atelier is running: ${server.url}`,
-    `  GraphQL (HTTP, SSE, WebSocket): ${server.url}/graphql`,
-    embedded ? `  Database: embedded PostgreSQL, data in ${config.dataDir}/` : '  Database: DATABASE_URL',
-  ];
-  if (token) {
-    lines.push(
-      '',
-      '  First start: created workspace "My Atelier" and its owner (owner@atelier.local).',
-      '  Owner token (shown once; keep it):',
-      `    ${token}`,
-      `  Try: curl -s ${server.url}/graphql -H "Authorization: Bearer ${token}" \\`,
-      `         -H 'content-type: application/json' -d '{"query":"{ viewer { user { name } workspaces { id name } } }"}'`,
-    );
+  // --worker-only: no API (scale workers separately); --api-only: no worker (scale API processes).
+  const workerOnly = process.argv.includes('--worker-only');
+  const apiOnly = process.argv.includes('--api-only');
+  const worker = apiOnly ? undefined : await app.startWorker();
+  if (workerOnly && worker) {
+    process.stdout.write(`\n  Atelier worker running (${worker.workerId}), model: ${app.deps.runtime.models.info.description}\n\n`);
   } else {
-    lines.push('', '  Sign in with your token. New token: npm run atelier -- token');
+    const firstStart = (await app.deps.prisma.workspace.count()) === 0;
+    let token: string | undefined;
+    if (firstStart) {
+      const init = await initWorkspace(app.deps.prisma, {});
+      token = init.token;
+    }
+    const server = await app.listen();
+    const lines = [
+      '',
+      `  Atelier is running: ${server.url}`,
+      `  GraphQL (HTTP, SSE, WebSocket): ${server.url}/graphql`,
+      embedded ? `  Database: embedded PostgreSQL, data in ${config.dataDir}/` : '  Database: DATABASE_URL',
+      `  Model: ${app.deps.runtime.models.info.description}`,
+    ];
+    if (token) {
+      lines.push(
+        '',
+        '  First start: created workspace "My Atelier" and its owner (owner@atelier.local).',
+        '  Owner token (shown once; keep it):',
+        `    ${token}`,
+        `  Try: curl -s ${server.url}/graphql -H "Authorization: Bearer ${token}" \\`,
+        `         -H 'content-type: application/json' -d '{"query":"{ viewer { user { name } workspaces { id name } } }"}'`,
+      );
+    } else {
+      lines.push('', '  Sign in with your token. New token: npm run atelier -- token');
+    }
+    process.stdout.write(lines.join('\n') + '\n\n');
   }
-  process.stdout.write(lines.join('\n') + '\n\n');
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -26,7 +26,8 @@ before(async () => {
   workspaceGid = toGlobalId('Workspace', init.workspace.id);
   // A long safety poll, so delivery across processes has to come from LISTEN/NOTIFY.
   const env = { DATABASE_URL: db.url, ATELIER_EVENT_POLL_MS: '60000' };
-  [s1, s2] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  // API-only processes: this test is about the channel; no worker acts on the tasks.
+  [s1, s2] = await Promise.all([startServerProcess(env, 60_000, ['--api-only']), startServerProcess(env, 60_000, ['--api-only'])]);
 });
 
 after(async () => {

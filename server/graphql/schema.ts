@@ -7,6 +7,7 @@ import './types/workspace.ts';
 import './types/thread.ts';
 import './types/task.ts';
 import './types/task-event.ts';
+import './types/runtime-info.ts';
 import './types/viewer.ts';
 import './types/query.ts';
 import './mutations/task-mutations.ts';

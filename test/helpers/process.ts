@@ -5,8 +5,13 @@ export type ServerProcess = { url: string; proc: ChildProcess; output: () => str
 
 const root = new URL('../../', import.meta.url).pathname;
 
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+export async function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  args: string[] = [],
+  ready = /Atelier is running: (http:\/\/\S+)/,
+): Promise<ServerProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
     cwd: root,
     env: { ...process.env, PORT: '0', ATELIER_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -17,10 +22,10 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), timeoutMs);
     const check = () => {
-      const m = /Atelier is running: (http:\/\/\S+)/.exec(out);
+      const m = ready.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]!);
+        resolve(m[1] ?? m[0]);
       }
     };
     proc.stdout!.on('data', check);

@@ -32,7 +32,9 @@ const SignalTaskInput = builder.inputType('SignalTaskInput', {
   fields: (t) => ({
     taskId: t.id({ required: true }),
     signal: t.field({ type: TaskSignalEnum, required: true }),
-    reason: t.string({ required: false }),
+    reason: t.string({ required: false, description: 'Why (for PAUSE, RESUME, CANCEL); shown on the timeline.' }),
+    text: t.string({ required: false, description: 'The instruction (REVISE) or context (ADD_CONTEXT).' }),
+    idempotencyKey: t.string({ required: false, description: 'The same key never applies the signal twice.' }),
   }),
 });
 
@@ -63,13 +65,16 @@ builder.mutationType({
     }),
     signalTask: t.field({
       type: TaskPayload,
-      description: 'Pause, resume or cancel a task. Cancel is idempotent; a signal to an ended task is CONFLICT.',
+      description:
+        'Send a signal to a task, applied at its next safe boundary. CANCEL is idempotent; a signal to an ended task is CONFLICT.',
       args: { input: t.arg({ type: SignalTaskInput, required: true }) },
       resolve: async (_r, { input }, ctx) => ({
         task: await signalTask(ctx.deps, ctx.viewer, {
           taskId: parseGlobalId(String(input.taskId), 'Task', 'input.taskId'),
           signal: input.signal,
           reason: input.reason ?? undefined,
+          text: input.text ?? undefined,
+          idempotencyKey: input.idempotencyKey ?? undefined,
         }),
       }),
     }),

@@ -11,6 +11,7 @@ export const ScopeEnum = builder.enumType('Scope', { values: ['READ', 'WRITE', '
 export const ActorKindEnum = builder.enumType('ActorKind', { values: ['USER', 'AGENT', 'SYSTEM'] as const });
 export const MessageRoleEnum = builder.enumType('MessageRole', { values: ['USER', 'ASSISTANT', 'SYSTEM'] as const });
 export const TaskSignalEnum = builder.enumType('TaskSignal', {
-  description: 'Signals a person can send to a running task.',
-  values: ['PAUSE', 'RESUME', 'CANCEL'] as const,
+  description:
+    'Signals a person can send to a task. PAUSE/RESUME/CANCEL change its state; REVISE/ADD_CONTEXT reach its next step through the inbox.',
+  values: ['PAUSE', 'RESUME', 'CANCEL', 'REVISE', 'ADD_CONTEXT'] as const,
 });

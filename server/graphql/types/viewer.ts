@@ -1,6 +1,7 @@
 import type { Viewer } from '../../auth/viewer.ts';
 import { builder } from '../builder.ts';
 import { ScopeEnum } from './enums.ts';
+import { RuntimeInfoRef } from './runtime-info.ts';
 import { UserRef } from './user.ts';
 import { WorkspaceRef } from './workspace.ts';
 
@@ -11,6 +12,14 @@ builder.objectType(ViewerRef, {
   fields: (t) => ({
     user: t.field({ type: UserRef, resolve: (v, _a, ctx) => ctx.loaders.user.load(v.userId).then((u) => u!) }),
     scopes: t.field({ type: [ScopeEnum], resolve: (v) => [...v.scopes] }),
+    runtime: t.field({
+      type: RuntimeInfoRef,
+      description: 'The agent runtime serving this API: model and tools.',
+      resolve: (_v, _a, ctx) => ({
+        model: ctx.deps.runtime.models.info,
+        tools: ctx.deps.runtime.tools.list().map((x) => x.name),
+      }),
+    }),
     workspaces: t.field({
       type: [WorkspaceRef],
       resolve: async (v, _a, ctx) => {

@@ -3,6 +3,7 @@ import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents, withAppendedSeq } from '../../channel/unit-of-work.ts';
 import type { Deps } from '../../deps.ts';
+import { ensureTurn } from '../../runtime/turns.ts';
 import { parseInput } from '../validate.ts';
 
 export const CreateTaskInput = z.object({
@@ -33,6 +34,8 @@ export async function createTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
           idempotencyKey: input.idempotencyKey ?? null,
         },
       });
+      // The first turn and its wake-up job commit with the task (or not at all).
+      await ensureTurn(tx, deps.scheduler, task);
       emit(task.id, {
         type: 'TASK_CREATED',
         actor: { kind: 'USER', id: viewer.userId },

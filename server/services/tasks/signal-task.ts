@@ -1,27 +1,87 @@
-// User signals on a task: pause, resume, cancel. Cancel is idempotent; a cancel (or any signal) on
-// a task that already ended otherwise is a CONFLICT that changes nothing.
+// Typed signals to a task, applied at the next safe boundary of its worker:
+//   PAUSE / RESUME / CANCEL change the task's state now (the worker notices at its next boundary;
+//   RESUME schedules a new turn); REVISE / ADD_CONTEXT go to the task's inbox and are read by the
+//   next step (a turn is scheduled if none is live). CANCEL is idempotent. The same idempotency key
+//   never applies a signal twice: it is recorded in the inbox with a unique (task, key).
 import { z } from 'zod';
 import type { Viewer } from '../../auth/viewer.ts';
+import { transactWithEvents, withAppendedSeq } from '../../channel/unit-of-work.ts';
 import type { Deps } from '../../deps.ts';
+import { decideTransition, isTerminal, type TaskStatus } from '../../domain/task-status.ts';
+import { badInput, conflict, notFound } from '../../errors.ts';
+import { ensureTurn } from '../../runtime/turns.ts';
 import { parseInput } from '../validate.ts';
 import { loadTaskFor } from './load-task.ts';
-import { transitionTask } from './transition-task.ts';
 
-export const SignalTaskInput = z.object({
-  taskId: z.string().uuid(),
-  signal: z.enum(['PAUSE', 'RESUME', 'CANCEL']),
-  reason: z.string().trim().max(2000).optional(),
-});
+export const SignalTaskInput = z
+  .object({
+    taskId: z.string().uuid(),
+    signal: z.enum(['PAUSE', 'RESUME', 'CANCEL', 'REVISE', 'ADD_CONTEXT']),
+    reason: z.string().trim().max(2000).optional(),
+    /** The instruction or context for REVISE / ADD_CONTEXT. */
+    text: z.string().trim().min(1).max(20_000).optional(),
+    idempotencyKey: z.string().min(1).max(200).optional(),
+  })
+  .refine((s) => !(s.signal === 'REVISE' || s.signal === 'ADD_CONTEXT') || !!s.text, {
+    message: 'REVISE and ADD_CONTEXT need text',
+    path: ['text'],
+  });
 
 const transitionOf = { PAUSE: 'pause', RESUME: 'resume', CANCEL: 'cancel' } as const;
 
 export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof SignalTaskInput>) {
   const input = parseInput(SignalTaskInput, raw);
   await loadTaskFor(deps.prisma, viewer, input.taskId, 'write');
-  return transitionTask(deps, {
-    taskId: input.taskId,
-    transition: transitionOf[input.signal],
-    actor: { kind: 'USER', id: viewer.userId },
-    reason: input.reason ?? null,
+  const actor = { kind: 'USER' as const, id: viewer.userId };
+  const { value, events } = await transactWithEvents(deps, async (tx, emit) => {
+    const locked = await tx.$queryRawUnsafe<{ status: TaskStatus; workspace_id: string }[]>(
+      'SELECT status, workspace_id FROM tasks WHERE id = $1::uuid FOR UPDATE',
+      input.taskId,
+    );
+    const current = locked[0];
+    if (!current) throw notFound('Task');
+    const inboxSignal = input.signal === 'REVISE' || input.signal === 'ADD_CONTEXT';
+    if (input.idempotencyKey || inboxSignal) {
+      const inserted = await tx.$queryRawUnsafe<{ id: string }[]>(
+        `INSERT INTO inbox_items (id, task_id, workspace_id, kind, signal, text, author_user_id, idempotency_key, created_at, consumed_at)
+         VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'SIGNAL', $3, $4, $5::uuid, $6, now(), $7::timestamptz)
+         ON CONFLICT (task_id, idempotency_key) DO NOTHING RETURNING id`,
+        input.taskId,
+        current.workspace_id,
+        input.signal,
+        input.text ?? input.reason ?? null,
+        viewer.userId,
+        input.idempotencyKey ?? null,
+        // State signals are applied right here; only inbox signals wait for a step to read them.
+        inboxSignal ? null : new Date(),
+      );
+      if (!inserted[0]) return tx.task.findUniqueOrThrow({ where: { id: input.taskId } }); // already applied
+    }
+    if (inboxSignal) {
+      if (isTerminal(current.status)) throw conflict(`Task already ended as ${current.status}`, { status: current.status });
+      emit(input.taskId, {
+        type: 'SIGNAL_RECEIVED',
+        actor,
+        payload: { signal: input.signal, text: input.text },
+      });
+      if (current.status !== 'PAUSED') await ensureTurn(tx, deps.scheduler, { id: input.taskId, workspaceId: current.workspace_id });
+      return tx.task.findUniqueOrThrow({ where: { id: input.taskId } });
+    }
+    const d = decideTransition(current.status, transitionOf[input.signal as keyof typeof transitionOf]);
+    if (d.kind === 'reject') throw conflict(d.reason, { status: d.from });
+    if (d.kind === 'noop') return tx.task.findUniqueOrThrow({ where: { id: input.taskId } });
+    const task = await tx.task.update({
+      where: { id: input.taskId },
+      data: { status: d.to, statusReason: input.reason ?? null, ...(isTerminal(d.to) ? { endedAt: new Date() } : {}) },
+    });
+    emit(task.id, {
+      type: 'TASK_STATUS_CHANGED',
+      actor,
+      payload: { from: d.from, to: d.to, transition: transitionOf[input.signal as keyof typeof transitionOf], reason: input.reason ?? null },
+    });
+    if (input.signal === 'RESUME') await ensureTurn(tx, deps.scheduler, task);
+    return task;
   });
+  if (!value) throw badInput('Signal could not be applied');
+  return withAppendedSeq(value, events);
 }

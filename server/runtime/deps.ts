@@ -1,0 +1,28 @@
+// What the runtime needs, passed in (never imported as globals). No GraphQL here.
+import type { EventNotifier } from '../channel/notifier.ts';
+import type { PrismaClient } from '../db/client.ts';
+import type { Logger } from '../log.ts';
+import type { ModelProvider } from './models/types.ts';
+import type { Scheduler } from './scheduler.ts';
+import type { ToolRegistry } from './tools/registry.ts';
+
+export type RuntimeOptions = {
+  /** How long a claim lasts without renewal. Renewed every third of it while the worker runs. */
+  leaseMs: number;
+  /** Steps per turn before the turn ends and a new one is scheduled. */
+  maxStepsPerTurn: number;
+  /** Turns per task before the task fails instead of looping. */
+  maxTurnsPerTask: number;
+};
+
+export type RuntimeDeps = {
+  prisma: PrismaClient;
+  notifier: EventNotifier;
+  scheduler: Scheduler;
+  tools: ToolRegistry;
+  models: ModelProvider;
+  log: Logger;
+  options: RuntimeOptions;
+};
+
+export const DEFAULT_RUNTIME_OPTIONS: RuntimeOptions = { leaseMs: 30_000, maxStepsPerTurn: 12, maxTurnsPerTask: 25 };

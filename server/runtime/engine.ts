@@ -1,0 +1,197 @@
+// Runs one turn durably. The loop is driven by the journal, never by memory:
+//   - a step whose tool calls are unfinished is resumed (no model call);
+//   - DONE/FAILED/OUTCOME_UNKNOWN calls are reused;
+//   - a STARTED call is replayed with the same idempotency key when its tool is IDEMPOTENT or
+//     READ_ONLY, and becomes OUTCOME_UNKNOWN (with the tool's verify result) when AT_MOST_ONCE;
+//   - otherwise the model is asked, and its decision, the pending calls and the consumed inbox
+//     items are committed in one transaction before any tool runs.
+// Every write is fenced by the turn's generation (journal.ts); a superseded worker stops with
+// LeaseLost and a paused/cancelled task stops the turn with TaskStopped.
+import type { AIMessage } from '@langchain/core/messages';
+import type { RuntimeDeps } from './deps.ts';
+import { isLeaseLost, isTaskStopped, LeaseLost } from './errors.ts';
+import { buildWorkerInput, digestRequest } from './context.ts';
+import {
+  checkBoundary,
+  claimTurn,
+  commitStep,
+  endTurn,
+  finishCall,
+  markCallStarted,
+  renewLease,
+  stopTurn,
+  type CallOutcome,
+  type Claim,
+  type Decision,
+} from './journal.ts';
+import type { ToolDef } from './tools/types.ts';
+
+export type RunTurnOptions = {
+  workerId: string;
+  /** Renew the lease while running (tests turn it off to simulate a frozen worker). */
+  renew?: boolean;
+};
+
+export type RunTurnResult = { outcome: 'not-claimed' | 'completed' | 'requeued' | 'failed' | 'stopped' | 'lease-lost'; generation?: number };
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export async function runTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOptions): Promise<RunTurnResult> {
+  const claim = await claimTurn(rt, turnId, opts.workerId);
+  if (!claim) return { outcome: 'not-claimed' };
+  const ac = new AbortController();
+  let renewal: NodeJS.Timeout | undefined;
+  if (opts.renew !== false) {
+    renewal = setInterval(() => {
+      renewLease(rt, claim).catch((e) => {
+        if (isLeaseLost(e)) ac.abort(e);
+        else rt.log.warn('lease renewal failed', { turnId, error: errorMessage(e) });
+      });
+    }, Math.max(50, Math.floor(rt.options.leaseMs / 3)));
+    renewal.unref();
+  }
+  try {
+    const outcome = await drive(rt, claim, ac.signal);
+    return { outcome, generation: claim.generation };
+  } catch (e) {
+    if (isLeaseLost(e) || ac.signal.aborted) {
+      rt.log.info('turn superseded; stopping without writing', { turnId, generation: claim.generation });
+      return { outcome: 'lease-lost', generation: claim.generation };
+    }
+    if (isTaskStopped(e)) {
+      await stopTurn(rt, claim, `task ${e.status}`);
+      return { outcome: 'stopped', generation: claim.generation };
+    }
+    rt.log.error('turn failed', { turnId, error: errorMessage(e) });
+    try {
+      await endTurn(rt, claim, 'fail', `The worker hit an unexpected error: ${errorMessage(e).slice(0, 300)}`);
+    } catch (e2) {
+      if (!isLeaseLost(e2) && !isTaskStopped(e2)) throw e2;
+    }
+    return { outcome: 'failed', generation: claim.generation };
+  } finally {
+    if (renewal) clearInterval(renewal);
+  }
+}
+
+async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promise<RunTurnResult['outcome']> {
+  for (;;) {
+    if (signal.aborted) throw new LeaseLost(claim.turnId, claim.generation);
+    const steps = await rt.prisma.step.findMany({
+      where: { turnId: claim.turnId },
+      orderBy: { index: 'asc' },
+      include: { toolCalls: { orderBy: { callIndex: 'asc' } } },
+    });
+    const last = steps.at(-1);
+    if (last) {
+      const open = last.toolCalls.filter((c) => c.status === 'PENDING' || c.status === 'STARTED');
+      if (open.length) {
+        const ended = await runCalls(rt, claim, last.toolCalls, signal);
+        if (ended) return 'completed';
+        continue;
+      }
+      const decision = last.decision as Decision;
+      if (decision.toolCalls.length === 0) {
+        // The model answered without acting: its answer is the delivery.
+        await endTurn(rt, claim, 'complete', decision.content || 'Done.');
+        return 'completed';
+      }
+      if (last.toolCalls.some((c) => c.status === 'DONE' && rt.tools.get(c.name)?.endsTurn)) return 'completed';
+    }
+    if (steps.length >= rt.options.maxStepsPerTurn) {
+      await endTurn(rt, claim, 'requeue', `step limit of ${rt.options.maxStepsPerTurn} reached`);
+      return 'requeued';
+    }
+    await checkBoundary(rt, claim);
+    const { messages, newInboxIds } = await buildWorkerInput(rt.prisma, claim.taskId);
+    const toolNames = rt.tools.list().map((t) => t.name);
+    const { digest, request } = digestRequest(messages, toolNames);
+    const model = rt.models.chat('worker');
+    const bound = model.bindTools ? model.bindTools(rt.tools.forModel()) : model;
+    const ai = (await bound.invoke(messages, { signal })) as AIMessage;
+    const decision: Decision = {
+      content: typeof ai.content === 'string' ? ai.content : JSON.stringify(ai.content),
+      toolCalls: [
+        ...(ai.tool_calls ?? []).map((c, i) => ({ id: c.id ?? `call_${i}`, name: c.name, args: c.args })),
+        // Calls whose arguments were not valid JSON still get an answer (FAILED), never silence.
+        ...(ai.invalid_tool_calls ?? []).map((c, i) => ({ id: c.id ?? `invalid_${i}`, name: c.name ?? 'unknown', args: { __invalid: c.args ?? null } })),
+      ],
+    };
+    await commitStep(rt, claim, {
+      index: steps.length,
+      decision,
+      requestDigest: digest,
+      request,
+      model: rt.models.info.workerModel,
+      usage: ai.usage_metadata ?? null,
+      consumedInboxIds: newInboxIds,
+      safetyOf: (name) => rt.tools.get(name)?.safety ?? 'UNKNOWN',
+    });
+  }
+}
+
+/** Executes a step's calls in order. Returns true when a call ended the turn. */
+async function runCalls(
+  rt: RuntimeDeps,
+  claim: Claim,
+  calls: { id: string; name: string; status: string; input: unknown }[],
+  signal: AbortSignal,
+): Promise<boolean> {
+  for (const call of calls) {
+    if (call.status !== 'PENDING' && call.status !== 'STARTED') continue;
+    const def = rt.tools.get(call.name);
+    if (!def) {
+      await markCallStarted(rt, claim, call.id, call.name);
+      await finishCall(rt, claim, call, { status: 'FAILED', error: `Unknown tool "${call.name}"` });
+      continue;
+    }
+    const ctx = { idempotencyKey: call.id, taskId: claim.taskId, workspaceId: claim.workspaceId, turnId: claim.turnId, uow: rt, signal };
+    if (call.status === 'STARTED' && def.safety === 'AT_MOST_ONCE') {
+      // It may have run. Never run it again: find out what we can and hand it to the model.
+      let verify: unknown = 'no verify available';
+      if (def.verify) {
+        try {
+          verify = await def.verify(rt.tools.parseInput(def, call.input) as never, ctx);
+        } catch (e) {
+          verify = { error: errorMessage(e) };
+        }
+      }
+      await finishCall(rt, claim, call, {
+        status: 'OUTCOME_UNKNOWN',
+        result: { reason: 'The call was started but its outcome was never recorded (worker interrupted).', verify },
+      });
+      continue;
+    }
+    await checkBoundary(rt, claim);
+    await markCallStarted(rt, claim, call.id, call.name);
+    const outcome = await execute(rt, def, call.input, ctx);
+    const summary = def.endsTurn && outcome.status === 'DONE' ? String((call.input as { summary?: unknown })?.summary ?? 'Done.') : undefined;
+    await finishCall(rt, claim, call, outcome, summary !== undefined ? { summary } : undefined);
+    if (summary !== undefined) return true;
+  }
+  return false;
+}
+
+async function execute(
+  rt: RuntimeDeps,
+  def: ToolDef,
+  input: unknown,
+  ctx: Parameters<ToolDef['run']>[1],
+): Promise<CallOutcome> {
+  const retryable = def.safety !== 'AT_MOST_ONCE';
+  const attempts = retryable ? Math.max(1, def.retry?.attempts ?? 1) : 1;
+  let lastError = '';
+  for (let i = 0; i < attempts; i++) {
+    if (ctx.signal.aborted) throw new LeaseLost(ctx.turnId, -1);
+    try {
+      return { status: 'DONE', result: await rt.tools.run(def, input, ctx) };
+    } catch (e) {
+      if (isLeaseLost(e) || isTaskStopped(e)) throw e;
+      lastError = errorMessage(e).slice(0, 2000);
+      if (i + 1 < attempts) await new Promise((r) => setTimeout(r, (def.retry?.backoffMs ?? 200) * 2 ** i));
+    }
+  }
+  return { status: 'FAILED', error: lastError };
+}

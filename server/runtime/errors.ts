@@ -1,0 +1,25 @@
+// Named reasons for a worker to stop writing. Both are expected control flow, not failures.
+
+/** The turn was claimed by a newer execution generation; this worker may no longer write. */
+export class LeaseLost extends Error {
+  constructor(
+    readonly turnId: string,
+    readonly generation: number,
+  ) {
+    super(`lease lost on turn ${turnId} (generation ${generation} was superseded)`);
+    this.name = 'LeaseLost';
+  }
+}
+export const isLeaseLost = (e: unknown): e is LeaseLost => e instanceof LeaseLost;
+
+/** The task was paused, cancelled or otherwise ended: stop at this boundary, write nothing more. */
+export class TaskStopped extends Error {
+  constructor(
+    readonly taskId: string,
+    readonly status: string,
+  ) {
+    super(`task ${taskId} is ${status}`);
+    this.name = 'TaskStopped';
+  }
+}
+export const isTaskStopped = (e: unknown): e is TaskStopped => e instanceof TaskStopped;

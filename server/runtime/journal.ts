@@ -1,0 +1,315 @@
+// The execution journal: every runtime write, fenced. A write locks the task row, then the turn
+// row, and is rejected with LeaseLost when the turn's generation is not the writer's (a newer
+// worker took over) or the turn is no longer running, and with TaskStopped when the task was
+// paused, cancelled or ended. Lock order everywhere: task row → turn row → (events: workspace row).
+import { transactWithEvents, type Emit } from '../channel/unit-of-work.ts';
+import type { Tx } from '../db/client.ts';
+import type { Prisma } from '../db/generated/client.ts';
+import { decideTransition, type TaskStatus, type TaskTransition } from '../domain/task-status.ts';
+import type { RuntimeDeps } from './deps.ts';
+import { LeaseLost, TaskStopped } from './errors.ts';
+import { ensureTurn } from './turns.ts';
+
+export type Claim = { turnId: string; taskId: string; workspaceId: string; number: number; generation: number };
+
+const RUNNABLE: TaskStatus[] = ['QUEUED', 'RUNNING', 'WAITING'];
+
+async function lockTask(tx: Tx, taskId: string) {
+  const rows = await tx.$queryRawUnsafe<{ status: TaskStatus; workspace_id: string }[]>(
+    'SELECT status, workspace_id FROM tasks WHERE id = $1::uuid FOR UPDATE',
+    taskId,
+  );
+  return rows[0];
+}
+
+/** Moves the task if the state machine allows it; appends the event. Returns the new status. */
+async function moveTask(tx: Tx, emit: Emit, taskId: string, from: TaskStatus, t: TaskTransition, reason: string | null): Promise<TaskStatus> {
+  const d = decideTransition(from, t);
+  if (d.kind !== 'move') return from;
+  await tx.task.update({
+    where: { id: taskId },
+    data: {
+      status: d.to,
+      statusReason: reason,
+      ...(['COMPLETED', 'FAILED', 'CANCELLED', 'BUDGET_EXCEEDED'].includes(d.to) ? { endedAt: new Date() } : {}),
+    },
+  });
+  emit(taskId, { type: 'TASK_STATUS_CHANGED', actor: { kind: 'SYSTEM' }, payload: { from, to: d.to, transition: t, reason } });
+  return d.to;
+}
+
+/**
+ * The fence: inside a transaction, lock task then turn and check this writer may still write.
+ * Returns the task status.
+ */
+async function fence(tx: Tx, claim: Claim): Promise<TaskStatus> {
+  const task = await lockTask(tx, claim.taskId);
+  const turn = await tx.$queryRawUnsafe<{ generation: number; status: string }[]>(
+    'SELECT generation, status FROM turns WHERE id = $1::uuid FOR UPDATE',
+    claim.turnId,
+  );
+  const t = turn[0];
+  if (!t || t.generation !== claim.generation || t.status !== 'RUNNING') throw new LeaseLost(claim.turnId, claim.generation);
+  if (!task || !RUNNABLE.includes(task.status)) throw new TaskStopped(claim.taskId, task?.status ?? 'DELETED');
+  return task.status;
+}
+
+/**
+ * Claims a turn: succeeds when it is QUEUED, or RUNNING with an expired lease (a takeover). Every
+ * claim increments the generation. A turn of a task that can no longer run is stopped instead.
+ */
+export async function claimTurn(rt: RuntimeDeps, turnId: string, workerId: string): Promise<Claim | null> {
+  const head = await rt.prisma.turn.findUnique({ where: { id: turnId }, select: { taskId: true } });
+  if (!head) return null;
+  const { value } = await transactWithEvents(rt, async (tx, emit) => {
+    const task = await lockTask(tx, head.taskId);
+    const rows = await tx.$queryRawUnsafe<
+      { id: string; task_id: string; workspace_id: string; number: number; status: string; generation: number; lease_live: boolean }[]
+    >(
+      `SELECT id, task_id, workspace_id, number, status, generation,
+              (lease_expires_at IS NOT NULL AND lease_expires_at > now()) AS lease_live
+         FROM turns WHERE id = $1::uuid FOR UPDATE`,
+      turnId,
+    );
+    const turn = rows[0];
+    if (!turn || !task) return null;
+    if (turn.status !== 'QUEUED' && !(turn.status === 'RUNNING' && !turn.lease_live)) return null;
+    if (!RUNNABLE.includes(task.status)) {
+      await tx.turn.update({ where: { id: turnId }, data: { status: 'STOPPED', outcome: `task ${task.status}`, endedAt: new Date() } });
+      return null;
+    }
+    const generation = turn.generation + 1;
+    await tx.$executeRawUnsafe(
+      `UPDATE turns SET generation = $2, status = 'RUNNING', lease_owner = $3,
+              lease_expires_at = now() + ($4::int * interval '1 millisecond'), started_at = COALESCE(started_at, now())
+        WHERE id = $1::uuid`,
+      turnId,
+      generation,
+      workerId,
+      rt.options.leaseMs,
+    );
+    await moveTask(tx, emit, turn.task_id, task.status, 'start', null);
+    emit(turn.task_id, {
+      type: 'TURN_STARTED',
+      actor: { kind: 'SYSTEM' },
+      payload: { turn: turn.number, generation, takeover: generation > 1 },
+    });
+    return { turnId, taskId: turn.task_id, workspaceId: turn.workspace_id, number: turn.number, generation };
+  });
+  return value;
+}
+
+export async function renewLease(rt: RuntimeDeps, claim: Claim): Promise<void> {
+  const n = await rt.prisma.$executeRawUnsafe(
+    `UPDATE turns SET lease_expires_at = now() + ($3::int * interval '1 millisecond')
+      WHERE id = $1::uuid AND generation = $2 AND status = 'RUNNING'`,
+    claim.turnId,
+    claim.generation,
+    rt.options.leaseMs,
+  );
+  if (n === 0) throw new LeaseLost(claim.turnId, claim.generation);
+}
+
+/** Throws TaskStopped / LeaseLost at a safe boundary (before a model call or a tool call). */
+export async function checkBoundary(rt: RuntimeDeps, claim: Claim): Promise<void> {
+  await rt.prisma.$transaction(async (tx) => {
+    await fence(tx, claim);
+  });
+}
+
+export type Decision = { content: string; toolCalls: { id: string; name: string; args: unknown }[] };
+
+/**
+ * Commits a model decision, its pending tool calls and the inbox items it consumed, in ONE
+ * transaction, before any tool runs.
+ */
+export async function commitStep(
+  rt: RuntimeDeps,
+  claim: Claim,
+  step: {
+    index: number;
+    decision: Decision;
+    requestDigest: string;
+    request: unknown;
+    model: string;
+    usage: unknown;
+    consumedInboxIds: string[];
+    safetyOf: (tool: string) => string;
+  },
+) {
+  const { value } = await transactWithEvents(rt, async (tx, emit) => {
+    await fence(tx, claim);
+    const row = await tx.step.create({
+      data: {
+        turnId: claim.turnId,
+        taskId: claim.taskId,
+        index: step.index,
+        decision: step.decision as Prisma.InputJsonValue,
+        requestDigest: step.requestDigest,
+        request: step.request as Prisma.InputJsonValue,
+        model: step.model,
+        usage: (step.usage ?? undefined) as Prisma.InputJsonValue | undefined,
+        generation: claim.generation,
+      },
+    });
+    if (step.decision.toolCalls.length) {
+      await tx.toolCall.createMany({
+        data: step.decision.toolCalls.map((c, i) => ({
+          id: `${claim.turnId}:${step.index}:${i}`,
+          turnId: claim.turnId,
+          stepId: row.id,
+          taskId: claim.taskId,
+          workspaceId: claim.workspaceId,
+          stepIndex: step.index,
+          callIndex: i,
+          modelCallId: c.id,
+          name: c.name,
+          input: (c.args ?? {}) as Prisma.InputJsonValue,
+          safety: step.safetyOf(c.name),
+          generation: claim.generation,
+        })),
+      });
+    }
+    let consumed = 0;
+    if (step.consumedInboxIds.length) {
+      consumed = (
+        await tx.inboxItem.updateMany({
+          where: { id: { in: step.consumedInboxIds }, consumedAt: null, withdrawnAt: null },
+          data: { consumedTurnId: claim.turnId, consumedStep: step.index, consumedAt: new Date() },
+        })
+      ).count;
+      if (consumed !== step.consumedInboxIds.length) {
+        // An item was withdrawn while the model ran: this decision did not see what we think it saw.
+        throw new LeaseLost(claim.turnId, claim.generation);
+      }
+    }
+    emit(claim.taskId, {
+      type: 'STEP_DECIDED',
+      actor: { kind: 'AGENT' },
+      payload: {
+        turn: claim.number,
+        step: step.index,
+        message: step.decision.content.slice(0, 2000),
+        toolCalls: step.decision.toolCalls.map((c, i) => ({ id: `${claim.turnId}:${step.index}:${i}`, name: c.name })),
+        consumedInbox: consumed,
+      },
+    });
+    emit(claim.taskId, {
+      type: 'MODEL_CALL',
+      actor: { kind: 'AGENT' },
+      redaction: 'PRIVATE',
+      payload: { turn: claim.number, step: step.index, model: step.model, requestDigest: step.requestDigest, usage: step.usage ?? null },
+    });
+    return row;
+  });
+  return value;
+}
+
+export async function markCallStarted(rt: RuntimeDeps, claim: Claim, callId: string, name: string): Promise<void> {
+  await transactWithEvents(rt, async (tx, emit) => {
+    await fence(tx, claim);
+    const n = await tx.toolCall.updateMany({
+      where: { id: callId, status: { in: ['PENDING', 'STARTED'] } },
+      data: { status: 'STARTED', attempts: { increment: 1 }, startedAt: new Date(), generation: claim.generation },
+    });
+    if (n.count === 0) throw new LeaseLost(claim.turnId, claim.generation);
+    emit(claim.taskId, { type: 'TOOL_CALL_STARTED', actor: { kind: 'AGENT' }, payload: { callId, tool: name } });
+  });
+}
+
+export type CallOutcome =
+  | { status: 'DONE'; result: unknown }
+  | { status: 'FAILED'; error: string }
+  | { status: 'OUTCOME_UNKNOWN'; result: unknown };
+
+/**
+ * Records a call's outcome. When the tool ends the turn (complete_task) and succeeded, the turn
+ * and the task complete in the same transaction.
+ */
+export async function finishCall(
+  rt: RuntimeDeps,
+  claim: Claim,
+  call: { id: string; name: string },
+  outcome: CallOutcome,
+  endTurn?: { summary: string },
+): Promise<void> {
+  await transactWithEvents(rt, async (tx, emit) => {
+    const status = await fence(tx, claim);
+    const n = await tx.toolCall.updateMany({
+      where: { id: call.id, status: 'STARTED' },
+      data: {
+        status: outcome.status,
+        result: 'result' in outcome ? (outcome.result as Prisma.InputJsonValue) : undefined,
+        error: 'error' in outcome ? outcome.error : null,
+        finishedAt: new Date(),
+        generation: claim.generation,
+      },
+    });
+    if (n.count === 0) throw new LeaseLost(claim.turnId, claim.generation);
+    emit(claim.taskId, {
+      type: outcome.status === 'DONE' ? 'TOOL_CALL_DONE' : outcome.status === 'FAILED' ? 'TOOL_CALL_FAILED' : 'TOOL_CALL_OUTCOME_UNKNOWN',
+      actor: { kind: 'AGENT' },
+      payload: {
+        callId: call.id,
+        tool: call.name,
+        ...('result' in outcome ? { result: outcome.result } : {}),
+        ...('error' in outcome ? { error: outcome.error } : {}),
+      },
+    });
+    if (endTurn && outcome.status === 'DONE') await endTurnInTx(tx, emit, rt, claim, status, 'complete', endTurn.summary);
+  });
+}
+
+async function endTurnInTx(
+  tx: Tx,
+  emit: Emit,
+  rt: RuntimeDeps,
+  claim: Claim,
+  taskStatus: TaskStatus,
+  how: 'complete' | 'requeue' | 'fail',
+  text: string,
+): Promise<void> {
+  await tx.turn.update({
+    where: { id: claim.turnId },
+    data: {
+      status: how === 'fail' ? 'FAILED' : 'COMPLETED',
+      outcome: how,
+      endedAt: new Date(),
+      leaseExpiresAt: null,
+    },
+  });
+  emit(claim.taskId, { type: 'TURN_ENDED', actor: { kind: 'SYSTEM' }, payload: { turn: claim.number, outcome: how } });
+  if (how === 'complete') {
+    await tx.task.update({ where: { id: claim.taskId }, data: { summary: text.slice(0, 10_000) } });
+    await moveTask(tx, emit, claim.taskId, taskStatus, 'complete', null);
+  } else if (how === 'fail') {
+    await moveTask(tx, emit, claim.taskId, taskStatus, 'fail', text);
+  } else {
+    const turns = await tx.turn.count({ where: { taskId: claim.taskId } });
+    if (turns >= rt.options.maxTurnsPerTask) {
+      await moveTask(tx, emit, claim.taskId, taskStatus, 'fail', `Stopped after ${turns} turns without finishing`);
+      return;
+    }
+    const after = await moveTask(tx, emit, claim.taskId, taskStatus, 'requeue', null);
+    await ensureTurn(tx, rt.scheduler, { id: claim.taskId, workspaceId: claim.workspaceId });
+    void after;
+  }
+}
+
+/** Ends the turn: complete the task, schedule the next turn, or fail the task. */
+export async function endTurn(rt: RuntimeDeps, claim: Claim, how: 'complete' | 'requeue' | 'fail', text: string): Promise<void> {
+  await transactWithEvents(rt, async (tx, emit) => {
+    const status = await fence(tx, claim);
+    await endTurnInTx(tx, emit, rt, claim, status, how, text);
+  });
+}
+
+/** Marks the turn stopped because its task stopped (pause, cancel): best effort, never throws. */
+export async function stopTurn(rt: RuntimeDeps, claim: Claim, why: string): Promise<void> {
+  await rt.prisma.turn
+    .updateMany({
+      where: { id: claim.turnId, generation: claim.generation, status: 'RUNNING' },
+      data: { status: 'STOPPED', outcome: why, endedAt: new Date(), leaseExpiresAt: null },
+    })
+    .catch((e) => rt.log.warn('stopping turn failed', { turnId: claim.turnId, error: (e as Error).message }));
+}

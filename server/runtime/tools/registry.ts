@@ -1,0 +1,64 @@
+// The tool registry: lookup, validation at the boundary (zod), and output size caps. Outputs are
+// handed to the model as data inside a tool message, never as instructions.
+import { z } from 'zod';
+import { canonicalJson } from '../../channel/payload.ts';
+import type { ToolContext, ToolDef } from './types.ts';
+
+export const MAX_TOOL_OUTPUT_CHARS = 16_000;
+
+export class ToolInputInvalid extends Error {
+  constructor(
+    readonly tool: string,
+    readonly issues: string,
+  ) {
+    super(`invalid input for ${tool}: ${issues}`);
+    this.name = 'ToolInputInvalid';
+  }
+}
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, ToolDef>();
+
+  constructor(defs: ToolDef[] = []) {
+    for (const d of defs) this.register(d);
+  }
+
+  register(def: ToolDef): this {
+    if (this.tools.has(def.name)) throw new Error(`tool ${def.name} registered twice`);
+    if (!/^[a-z][a-z0-9_]{0,63}$/.test(def.name)) throw new Error(`bad tool name ${def.name}`);
+    this.tools.set(def.name, def);
+    return this;
+  }
+
+  get(name: string): ToolDef | undefined {
+    return this.tools.get(name);
+  }
+
+  list(): ToolDef[] {
+    return [...this.tools.values()];
+  }
+
+  /** Tool definitions in the form LangChain's bindTools accepts (JSON schema from zod). */
+  forModel(): { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }[] {
+    return this.list().map((t) => ({
+      type: 'function' as const,
+      function: { name: t.name, description: t.description, parameters: z.toJSONSchema(t.input) as Record<string, unknown> },
+    }));
+  }
+
+  parseInput(def: ToolDef, raw: unknown): unknown {
+    const r = def.input.safeParse(raw);
+    if (!r.success) throw new ToolInputInvalid(def.name, r.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
+    return r.data;
+  }
+
+  /** Runs a tool with validated input and output; oversized outputs are truncated with a marker. */
+  async run(def: ToolDef, input: unknown, ctx: ToolContext): Promise<unknown> {
+    const parsed = this.parseInput(def, input);
+    const out = await def.run(parsed as never, ctx);
+    const checked = def.output.parse(out);
+    const json = canonicalJson(checked);
+    if (json.length <= MAX_TOOL_OUTPUT_CHARS) return checked;
+    return { truncated: true, size: json.length, preview: json.slice(0, MAX_TOOL_OUTPUT_CHARS) };
+  }
+}

@@ -1,0 +1,39 @@
+// A worker: takes wake-up jobs from pg-boss and runs turns. Any number of worker processes may run;
+// each can be killed at any moment without losing a run (the journal and the watchdog recover it).
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { RuntimeDeps } from './deps.ts';
+import { runTurn } from './engine.ts';
+import { startWatchdog } from './watchdog.ts';
+
+export type WorkerHandle = { workerId: string; stop(): Promise<void> };
+
+export async function startWorker(
+  rt: RuntimeDeps,
+  opts: { concurrency: number; watchdogMs: number; staleQueuedMs: number },
+): Promise<WorkerHandle> {
+  const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  let stopping = false;
+  const inFlight = new Set<Promise<unknown>>();
+  await rt.scheduler.work(opts.concurrency, async (job) => {
+    if (stopping) return;
+    const p = runTurn(rt, job.turnId, { workerId });
+    inFlight.add(p);
+    try {
+      await p;
+    } finally {
+      inFlight.delete(p);
+    }
+  });
+  const watchdog = startWatchdog(rt, { intervalMs: opts.watchdogMs, staleMs: opts.staleQueuedMs });
+  rt.log.info('worker started', { workerId, concurrency: opts.concurrency });
+  return {
+    workerId,
+    stop: async () => {
+      stopping = true;
+      watchdog.stop();
+      // Turns in flight keep their leases until they expire; another worker takes them over.
+      await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 2000))]);
+    },
+  };
+}
