@@ -25,7 +25,8 @@ function inboxMessage(i: InboxRow): HumanMessage {
 export function toolResultContent(call: { status: string; result: unknown; error: string | null }): string {
   if (call.status === 'DONE') return canonicalJson({ status: 'DONE', result: call.result });
   if (call.status === 'FAILED') return canonicalJson({ status: 'FAILED', error: call.error });
-  return canonicalJson({ status: 'OUTCOME_UNKNOWN', detail: call.result });
+  if (call.status === 'OUTCOME_UNKNOWN') return canonicalJson({ status: 'OUTCOME_UNKNOWN', detail: call.result });
+  return canonicalJson({ status: 'NOT_RUN' });
 }
 
 export async function buildWorkerInput(
@@ -62,10 +63,9 @@ export async function buildWorkerInput(
         tool_calls: d.toolCalls.map((c) => ({ id: c.id, name: c.name, args: (c.args ?? {}) as Record<string, unknown>, type: 'tool_call' as const })),
       }),
     );
-    for (const c of s.toolCalls) {
-      if (c.status === 'PENDING' || c.status === 'STARTED') continue;
-      messages.push(new ToolMessage({ tool_call_id: c.modelCallId, name: c.name, content: toolResultContent(c) }));
-    }
+    // Every call gets an answer (models reject unanswered tool calls). The engine finishes open
+    // calls before asking the model, so an open one here was never run.
+    for (const c of s.toolCalls) messages.push(new ToolMessage({ tool_call_id: c.modelCallId, name: c.name, content: toolResultContent(c) }));
   }
   const fresh = items.filter((i) => !i.consumedAt);
   for (const i of fresh) messages.push(inboxMessage(i));

@@ -79,12 +79,14 @@ export async function runTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOpti
 async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promise<RunTurnResult['outcome']> {
   for (;;) {
     if (signal.aborted) throw new LeaseLost(claim.turnId, claim.generation);
-    const steps = await rt.prisma.step.findMany({
-      where: { turnId: claim.turnId },
-      orderBy: { index: 'asc' },
+    // The task's latest step, whichever turn made it: a turn stopped by a pause (or ended by a
+    // crash) leaves calls the next turn must finish before anything is asked of the model.
+    const last = await rt.prisma.step.findFirst({
+      where: { taskId: claim.taskId },
+      orderBy: [{ turn: { number: 'desc' } }, { index: 'desc' }],
       include: { toolCalls: { orderBy: { callIndex: 'asc' } } },
     });
-    const last = steps.at(-1);
+    const steps = await rt.prisma.step.count({ where: { turnId: claim.turnId } });
     if (last) {
       const open = last.toolCalls.filter((c) => c.status === 'PENDING' || c.status === 'STARTED');
       if (open.length) {
@@ -92,6 +94,8 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
         if (ended) return 'completed';
         continue;
       }
+    }
+    if (last && last.turnId === claim.turnId) {
       const decision = last.decision as Decision;
       if (decision.toolCalls.length === 0) {
         // The model answered without acting: its answer is the delivery.
@@ -100,7 +104,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       }
       if (last.toolCalls.some((c) => c.status === 'DONE' && rt.tools.get(c.name)?.endsTurn)) return 'completed';
     }
-    if (steps.length >= rt.options.maxStepsPerTurn) {
+    if (steps >= rt.options.maxStepsPerTurn) {
       await endTurn(rt, claim, 'requeue', `step limit of ${rt.options.maxStepsPerTurn} reached`);
       return 'requeued';
     }
@@ -120,7 +124,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       ],
     };
     await commitStep(rt, claim, {
-      index: steps.length,
+      index: steps,
       decision,
       requestDigest: digest,
       request,

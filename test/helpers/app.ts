@@ -1,6 +1,6 @@
 // An in-process Atelier on a fresh database, listening on port 0, with two workspaces and tokens
 // of every kind to test isolation and scopes.
-import { createApp, type App } from '../../server/app.ts';
+import { createApp, type App, type AppOptions } from '../../server/app.ts';
 import type { RunningServer } from '../../server/http/server.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { createLogger } from '../../server/log.ts';
@@ -54,10 +54,10 @@ export async function seedWorkspace(app: App, name: string): Promise<Seeded> {
   };
 }
 
-export async function startTestApp(label: string, overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function startTestApp(label: string, overrides: Partial<Config> = {}, appOpts: AppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase(label);
   const config = testConfig(overrides);
-  const app = await createApp(config, db.url, { log: createLogger(config.logLevel) });
+  const app = await createApp(config, db.url, { log: createLogger(config.logLevel), ...appOpts });
   const server = await app.listen({ port: 0, host: '127.0.0.1' });
   const a = await seedWorkspace(app, 'Alpha');
   const b = await seedWorkspace(app, 'Beta');
