@@ -2,6 +2,8 @@
 //   init  [--workspace NAME] [--email EMAIL] [--name NAME]   new workspace + owner + token
 //   token [--workspace SLUG] [--email EMAIL] [--scopes read,write,approve] [--name LABEL]
 //   migrate                                                   apply pending migrations
+//   replay <taskId>                                           re-run a recorded task against its
+//                                                             recorded model and tool responses
 // Uses DATABASE_URL, or the embedded PostgreSQL of `npm start` (started here if not running).
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
@@ -9,13 +11,15 @@ import { createPrisma } from './db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
 import { ensureDatabase, migrate, reachable } from './db/migrate.ts';
 import { createLogger } from './log.ts';
+import { replayTask } from './runtime/replay.ts';
 import { createToken } from './services/tokens/create-token.ts';
 import { initWorkspace } from './services/workspaces/init-workspace.ts';
 
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
+    allowPositionals: true,
     options: {
       workspace: { type: 'string' },
       email: { type: 'string' },
@@ -44,6 +48,22 @@ async function main() {
         case 'migrate':
           console.log('database is migrated');
           break;
+        case 'replay': {
+          const raw = positionals[0];
+          if (!raw) throw new Error('usage: npm run replay -- <taskId>');
+          // Accept a task's uuid or its GraphQL global id.
+          const decoded = Buffer.from(raw, 'base64').toString('utf8');
+          const taskId = decoded.startsWith('Task:') ? decoded.slice(5) : raw;
+          const report = await replayTask(prisma, taskId);
+          console.log(JSON.stringify(report, null, 2));
+          console.log(
+            report.divergence
+              ? `first divergence: turn ${report.divergence.turn}, step ${report.divergence.step} (${report.divergence.kind}): ${report.divergence.detail}`
+              : `no divergence: ${report.steps} steps and ${report.toolCalls} tool calls replayed identically`,
+          );
+          if (report.divergence) process.exitCode = 3;
+          break;
+        }
         case 'init': {
           const r = await initWorkspace(prisma, {
             workspaceName: values.workspace,
@@ -77,7 +97,7 @@ async function main() {
           break;
         }
         default:
-          console.error('usage: npm run atelier -- <init|token|migrate> [options]');
+          console.error('usage: npm run atelier -- <init|token|migrate|replay> [options]');
           process.exitCode = 2;
       }
     } finally {

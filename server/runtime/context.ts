@@ -15,9 +15,7 @@ export const WORKER_SYSTEM_PROMPT = [
   'When the goal is achieved, call complete_task with a short summary of what was delivered.',
 ].join('\n');
 
-type InboxRow = { id: string; kind: string; signal: string | null; text: string | null; consumedTurnId: string | null; consumedStep: number | null };
-
-function inboxMessage(i: InboxRow): HumanMessage {
+function inboxMessage(i: HistoryInbox): HumanMessage {
   const label = i.kind === 'SIGNAL' ? `[${i.signal?.toLowerCase().replace('_', ' ')} from the user]` : '[message from the user]';
   return new HumanMessage(`${label} ${i.text ?? ''}`.trim());
 }
@@ -29,33 +27,41 @@ export function toolResultContent(call: { status: string; result: unknown; error
   return canonicalJson({ status: 'NOT_RUN' });
 }
 
-export async function buildWorkerInput(
-  prisma: PrismaClient,
-  taskId: string,
-): Promise<{ messages: BaseMessage[]; newInboxIds: string[] }> {
-  const task = await prisma.task.findUniqueOrThrow({ where: { id: taskId } });
-  const steps = await prisma.step.findMany({
-    where: { taskId },
-    orderBy: [{ createdAt: 'asc' }, { index: 'asc' }],
-    include: { toolCalls: { orderBy: { callIndex: 'asc' } }, turn: { select: { number: true } } },
-  });
-  steps.sort((a, b) => a.turn.number - b.turn.number || a.index - b.index);
-  const inbox = await prisma.inboxItem.findMany({
-    where: { taskId, withdrawnAt: null, kind: 'MESSAGE' },
-    orderBy: { createdAt: 'asc' },
-  });
-  const signals = await prisma.inboxItem.findMany({
-    where: { taskId, withdrawnAt: null, kind: 'SIGNAL', signal: { in: ['REVISE', 'ADD_CONTEXT'] } },
-    orderBy: { createdAt: 'asc' },
-  });
-  const items = [...inbox, ...signals].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+export type HistoryStep = {
+  turnId: string;
+  turnNumber: number;
+  index: number;
+  decision: unknown;
+  toolCalls: { modelCallId: string; name: string; status: string; result: unknown; error: string | null }[];
+};
+export type HistoryInbox = {
+  id: string;
+  kind: string;
+  signal: string | null;
+  text: string | null;
+  createdAt: Date;
+  consumedTurnId: string | null;
+  consumedStep: number | null;
+};
 
+/**
+ * Pure: the model input for the next step, from the task brief, the steps so far (in order) and
+ * the inbox. Items consumed by an earlier step sit before that step's decision; `fresh` items are
+ * appended at the end (the new step consumes them). Replay calls this with the journal as it stood
+ * before a recorded step and must get the recorded request back.
+ */
+export function assembleWorkerInput(
+  task: { title: string; goal: string },
+  steps: HistoryStep[],
+  consumed: HistoryInbox[],
+  fresh: HistoryInbox[],
+): BaseMessage[] {
   const messages: BaseMessage[] = [
     new SystemMessage(WORKER_SYSTEM_PROMPT),
     new HumanMessage(`Task: ${task.title}${task.goal ? `\nGoal: ${task.goal}` : ''}`),
   ];
   for (const s of steps) {
-    for (const i of items) if (i.consumedTurnId === s.turnId && i.consumedStep === s.index) messages.push(inboxMessage(i));
+    for (const i of consumed) if (i.consumedTurnId === s.turnId && i.consumedStep === s.index) messages.push(inboxMessage(i));
     const d = s.decision as Decision;
     messages.push(
       new AIMessage({
@@ -67,9 +73,43 @@ export async function buildWorkerInput(
     // calls before asking the model, so an open one here was never run.
     for (const c of s.toolCalls) messages.push(new ToolMessage({ tool_call_id: c.modelCallId, name: c.name, content: toolResultContent(c) }));
   }
-  const fresh = items.filter((i) => !i.consumedAt);
   for (const i of fresh) messages.push(inboxMessage(i));
-  return { messages, newInboxIds: fresh.map((i) => i.id) };
+  return messages;
+}
+
+/** Inbox items that reach the model: user messages and REVISE / ADD_CONTEXT signals, oldest first. */
+export async function loadTaskInbox(prisma: PrismaClient, taskId: string): Promise<HistoryInbox[]> {
+  return prisma.inboxItem.findMany({
+    where: {
+      taskId,
+      withdrawnAt: null,
+      OR: [{ kind: 'MESSAGE' }, { kind: 'SIGNAL', signal: { in: ['REVISE', 'ADD_CONTEXT'] } }],
+    },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+}
+
+/** All steps of a task with their calls, in execution order. */
+export async function loadTaskSteps(prisma: PrismaClient, taskId: string) {
+  const steps = await prisma.step.findMany({
+    where: { taskId },
+    include: { toolCalls: { orderBy: { callIndex: 'asc' } }, turn: { select: { number: true } } },
+  });
+  return steps
+    .map((s) => ({ ...s, turnNumber: s.turn.number }))
+    .sort((a, b) => a.turnNumber - b.turnNumber || a.index - b.index);
+}
+
+export async function buildWorkerInput(
+  prisma: PrismaClient,
+  taskId: string,
+): Promise<{ messages: BaseMessage[]; newInboxIds: string[] }> {
+  const task = await prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true } });
+  const steps = await loadTaskSteps(prisma, taskId);
+  const items = await loadTaskInbox(prisma, taskId);
+  const consumed = items.filter((i) => i.consumedTurnId !== null);
+  const fresh = items.filter((i) => i.consumedTurnId === null);
+  return { messages: assembleWorkerInput(task, steps, consumed, fresh), newInboxIds: fresh.map((i) => i.id) };
 }
 
 /** A stable digest of a model request (messages and tool names), for replay and audit. */

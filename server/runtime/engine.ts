@@ -24,6 +24,7 @@ import {
   type Claim,
   type Decision,
 } from './journal.ts';
+import { loadTaskState, maybeSnapshot } from './task-state.ts';
 import type { ToolDef } from './tools/types.ts';
 
 export type RunTurnOptions = {
@@ -53,6 +54,7 @@ export async function runTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOpti
     renewal.unref();
   }
   try {
+    if (claim.generation > 1) await checkJournal(rt, claim);
     const outcome = await drive(rt, claim, ac.signal);
     return { outcome, generation: claim.generation };
   } catch (e) {
@@ -74,6 +76,23 @@ export async function runTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOpti
   } finally {
     if (renewal) clearInterval(renewal);
   }
+}
+
+/**
+ * On takeover, rebuild the task's state from its latest snapshot and events, and check the journal
+ * against it: a tool call whose status differs means a write escaped the fence.
+ */
+async function checkJournal(rt: RuntimeDeps, claim: Claim): Promise<void> {
+  const { state, snapshotSeq, replayed } = await loadTaskState(rt.prisma, claim.taskId);
+  const calls = await rt.prisma.toolCall.findMany({ where: { taskId: claim.taskId }, select: { id: true, status: true } });
+  const mismatched = calls.filter((c) => state.toolCalls[c.id]?.status !== c.status).map((c) => c.id);
+  const log = mismatched.length ? rt.log.error : rt.log.debug;
+  log('takeover: journal checked against event-sourced state', { taskId: claim.taskId, snapshotSeq, replayed, mismatched });
+}
+
+/** Snapshots are an optimisation: failing to write one never fails the turn. */
+function snapshotSoon(rt: RuntimeDeps, taskId: string): void {
+  maybeSnapshot(rt.prisma, taskId).catch((e) => rt.log.warn('snapshot failed', { taskId, error: errorMessage(e) }));
 }
 
 async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promise<RunTurnResult['outcome']> {
@@ -123,6 +142,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
         ...(ai.invalid_tool_calls ?? []).map((c, i) => ({ id: c.id ?? `invalid_${i}`, name: c.name ?? 'unknown', args: { __invalid: c.args ?? null } })),
       ],
     };
+    snapshotSoon(rt, claim.taskId);
     await commitStep(rt, claim, {
       index: steps,
       decision,

@@ -278,7 +278,11 @@ async function endTurnInTx(
       leaseExpiresAt: null,
     },
   });
-  emit(claim.taskId, { type: 'TURN_ENDED', actor: { kind: 'SYSTEM' }, payload: { turn: claim.number, outcome: how } });
+  emit(claim.taskId, {
+    type: 'TURN_ENDED',
+    actor: { kind: 'SYSTEM' },
+    payload: { turn: claim.number, outcome: how, ...(how === 'complete' ? { summary: text.slice(0, 10_000) } : {}) },
+  });
   if (how === 'complete') {
     await tx.task.update({ where: { id: claim.taskId }, data: { summary: text.slice(0, 10_000) } });
     await moveTask(tx, emit, claim.taskId, taskStatus, 'complete', null);

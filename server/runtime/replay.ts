@@ -1,0 +1,76 @@
+// Deterministic replay of a recorded task: for every recorded step, rebuild the model request from
+// the journal as it stood before that step (with the recorded model decisions and recorded tool
+// results standing in for the model and the tools) and compare it with the recorded request. The
+// first difference is reported: it shows where today's code (context assembly, tool set) would
+// have asked the model something else. Nothing is executed and nothing is written.
+import type { PrismaClient } from '../db/client.ts';
+import { canonicalJson } from '../channel/payload.ts';
+import { assembleWorkerInput, digestRequest, loadTaskInbox, loadTaskSteps } from './context.ts';
+import type { Decision } from './journal.ts';
+import { applyEvent, initialTaskState, type TaskState } from './task-state.ts';
+
+export type Divergence = {
+  turn: number;
+  step: number;
+  kind: 'request' | 'decision' | 'journal';
+  detail: string;
+  expected?: unknown;
+  actual?: unknown;
+};
+
+export type ReplayReport = { taskId: string; steps: number; toolCalls: number; divergence: Divergence | null };
+
+export async function replayTask(prisma: PrismaClient, taskId: string): Promise<ReplayReport> {
+  const steps = await loadTaskSteps(prisma, taskId);
+  const inbox = await loadTaskInbox(prisma, taskId);
+  const events = await prisma.taskEvent.findMany({ where: { taskId }, orderBy: { seq: 'asc' }, select: { seq: true, type: true, payload: true } });
+  const report: ReplayReport = { taskId, steps: steps.length, toolCalls: steps.reduce((n, s) => n + s.toolCalls.length, 0), divergence: null };
+
+  // The task brief as it was when each step was decided: fold the events up to that step's STEP_DECIDED.
+  const briefAt: TaskState[] = [];
+  let state = initialTaskState();
+  for (const e of events) {
+    if (e.type === 'STEP_DECIDED') briefAt.push(state);
+    state = applyEvent(state, e);
+  }
+
+  for (let k = 0; k < steps.length; k++) {
+    const s = steps[k]!;
+    const where = { turn: s.turnNumber, step: s.index };
+    const history = steps.slice(0, k);
+    const seenSteps = new Set(history.map((h) => `${h.turnId}:${h.index}`));
+    const consumed = inbox.filter((i) => i.consumedTurnId && seenSteps.has(`${i.consumedTurnId}:${i.consumedStep}`));
+    const fresh = inbox.filter((i) => i.consumedTurnId === s.turnId && i.consumedStep === s.index);
+    const brief = briefAt[k] ?? state;
+    const recorded = (s.request ?? {}) as { tools?: string[]; messages?: unknown[] };
+    const messages = assembleWorkerInput({ title: brief.title, goal: brief.goal }, history, consumed, fresh);
+    const { digest, request } = digestRequest(messages, recorded.tools ?? []);
+    if (digest !== s.requestDigest) {
+      const now = (request as { messages: unknown[] }).messages;
+      const then = recorded.messages ?? [];
+      let i = 0;
+      while (i < Math.max(now.length, then.length) && canonicalJson(now[i]) === canonicalJson(then[i])) i++;
+      report.divergence = {
+        ...where,
+        kind: 'request',
+        detail: `the model request differs at message ${i} of ${then.length}`,
+        expected: then[i] ?? null,
+        actual: now[i] ?? null,
+      };
+      return report;
+    }
+    const d = s.decision as Decision;
+    const journalCalls = s.toolCalls.map((c) => [c.modelCallId, c.name]);
+    const decidedCalls = d.toolCalls.map((c) => [c.id, c.name]);
+    if (canonicalJson(journalCalls) !== canonicalJson(decidedCalls)) {
+      report.divergence = { ...where, kind: 'decision', detail: 'the journaled tool calls differ from the recorded decision', expected: decidedCalls, actual: journalCalls };
+      return report;
+    }
+    const unfinished = s.toolCalls.filter((c) => c.status === 'PENDING' || c.status === 'STARTED');
+    if (unfinished.length && k < steps.length - 1) {
+      report.divergence = { ...where, kind: 'journal', detail: `calls ${unfinished.map((c) => c.id).join(', ')} never finished but later steps exist` };
+      return report;
+    }
+  }
+  return report;
+}

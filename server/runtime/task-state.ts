@@ -1,0 +1,131 @@
+// Event sourcing: a task's state is the fold of its events. Snapshots of the fold are written every
+// SNAPSHOT_EVERY_EVENTS events (or SNAPSHOT_EVERY_MS of running); loading state takes the latest
+// snapshot and replays only the events after it. The journal tables (turns, steps, tool_calls) stay
+// the runtime's working set; the fold is the independent record recovery checks them against.
+import type { Prisma } from '../db/generated/client.ts';
+import type { PrismaClient } from '../db/client.ts';
+
+export const SNAPSHOT_EVERY_EVENTS = 50;
+export const SNAPSHOT_EVERY_MS = 60_000;
+
+export type TaskState = {
+  status: string;
+  title: string;
+  goal: string;
+  summary: string;
+  lastSeq: number;
+  turn: { number: number; generation: number } | null;
+  turnsStarted: number;
+  steps: number;
+  toolCalls: Record<string, { tool: string; status: string }>;
+  notes: number;
+  signals: number;
+};
+
+export const initialTaskState = (): TaskState => ({
+  status: 'QUEUED',
+  title: '',
+  goal: '',
+  summary: '',
+  lastSeq: 0,
+  turn: null,
+  turnsStarted: 0,
+  steps: 0,
+  toolCalls: {},
+  notes: 0,
+  signals: 0,
+});
+
+type Ev = { seq: number; type: string; payload: unknown };
+type P = Record<string, unknown>;
+
+/** Pure. Unknown event types only advance lastSeq, so new event kinds never break old folds. */
+export function applyEvent(s: TaskState, e: Ev): TaskState {
+  if (e.seq !== s.lastSeq + 1) throw new Error(`event seq ${e.seq} does not follow ${s.lastSeq}`);
+  const p = (e.payload ?? {}) as P;
+  const n: TaskState = { ...s, lastSeq: e.seq };
+  switch (e.type) {
+    case 'TASK_CREATED':
+      return { ...n, title: String(p.title ?? ''), goal: String(p.goal ?? ''), status: String(p.status ?? 'QUEUED') };
+    case 'TASK_UPDATED':
+      return {
+        ...n,
+        ...(typeof p.title === 'string' ? { title: p.title } : {}),
+        ...(typeof p.summary === 'string' ? { summary: p.summary } : {}),
+      };
+    case 'TASK_STATUS_CHANGED':
+      return { ...n, status: String(p.to) };
+    case 'TURN_ENDED':
+      return typeof p.summary === 'string' ? { ...n, summary: p.summary } : n;
+    case 'TURN_STARTED':
+      return { ...n, turn: { number: Number(p.turn), generation: Number(p.generation) }, turnsStarted: s.turnsStarted + 1 };
+    case 'STEP_DECIDED': {
+      const calls = { ...s.toolCalls };
+      for (const c of (p.toolCalls as { id: string; name: string }[] | undefined) ?? []) calls[c.id] = { tool: c.name, status: 'PENDING' };
+      return { ...n, steps: s.steps + 1, toolCalls: calls };
+    }
+    case 'TOOL_CALL_STARTED':
+    case 'TOOL_CALL_DONE':
+    case 'TOOL_CALL_FAILED':
+    case 'TOOL_CALL_OUTCOME_UNKNOWN': {
+      const status = { TOOL_CALL_STARTED: 'STARTED', TOOL_CALL_DONE: 'DONE', TOOL_CALL_FAILED: 'FAILED', TOOL_CALL_OUTCOME_UNKNOWN: 'OUTCOME_UNKNOWN' }[e.type]!;
+      const id = String(p.callId);
+      return { ...n, toolCalls: { ...s.toolCalls, [id]: { tool: String(p.tool ?? s.toolCalls[id]?.tool ?? ''), status } } };
+    }
+    case 'NOTE':
+      return { ...n, notes: s.notes + 1 };
+    case 'SIGNAL_RECEIVED':
+      return { ...n, signals: s.signals + 1 };
+    default:
+      return n;
+  }
+}
+
+export function foldEvents(s: TaskState, events: Ev[]): TaskState {
+  return events.reduce(applyEvent, s);
+}
+
+async function eventsAfter(prisma: PrismaClient, taskId: string, seq: number): Promise<Ev[]> {
+  return prisma.taskEvent.findMany({
+    where: { taskId, seq: { gt: seq } },
+    orderBy: { seq: 'asc' },
+    select: { seq: true, type: true, payload: true, payloadHash: true },
+  }).then(async (rows) => {
+    // Payloads stored by reference are loaded for the fold.
+    const hashes = [...new Set(rows.filter((r) => r.payloadHash).map((r) => r.payloadHash!))];
+    const bodies = hashes.length
+      ? new Map((await prisma.eventPayload.findMany({ where: { hash: { in: hashes } } })).map((b) => [b.hash, b.body]))
+      : new Map();
+    return rows.map((r) => ({ seq: r.seq, type: r.type, payload: r.payloadHash ? bodies.get(r.payloadHash) : r.payload }));
+  });
+}
+
+/** Latest snapshot + the events after it. */
+export async function loadTaskState(
+  prisma: PrismaClient,
+  taskId: string,
+): Promise<{ state: TaskState; snapshotSeq: number | null; replayed: number }> {
+  const snap = await prisma.taskSnapshot.findFirst({ where: { taskId }, orderBy: { seq: 'desc' } });
+  const base = snap ? (snap.state as TaskState) : initialTaskState();
+  const rest = await eventsAfter(prisma, taskId, base.lastSeq);
+  return { state: foldEvents(base, rest), snapshotSeq: snap?.seq ?? null, replayed: rest.length };
+}
+
+/** Writes a snapshot when enough events or time have passed since the last one. */
+export async function maybeSnapshot(prisma: PrismaClient, taskId: string, now = Date.now()): Promise<boolean> {
+  const [task, snap] = await Promise.all([
+    prisma.task.findUnique({ where: { id: taskId }, select: { lastEventSeq: true } }),
+    prisma.taskSnapshot.findFirst({ where: { taskId }, orderBy: { seq: 'desc' }, select: { seq: true, createdAt: true } }),
+  ]);
+  if (!task) return false;
+  const since = task.lastEventSeq - (snap?.seq ?? 0);
+  const old = snap ? now - snap.createdAt.getTime() >= SNAPSHOT_EVERY_MS : false;
+  if (since < SNAPSHOT_EVERY_EVENTS && !(old && since > 0)) return false;
+  const { state } = await loadTaskState(prisma, taskId);
+  await prisma.taskSnapshot
+    .create({ data: { taskId, seq: state.lastSeq, state: state as unknown as Prisma.InputJsonValue } })
+    .catch((e: Error) => {
+      if (!/Unique constraint|P2002/.test(e.message)) throw e; // another worker wrote the same one
+    });
+  return true;
+}
