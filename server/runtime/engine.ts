@@ -25,6 +25,7 @@ import {
   type Decision,
 } from './journal.ts';
 import { loadTaskState, maybeSnapshot } from './task-state.ts';
+import { ToolInputInvalid, ToolOutputInvalid } from './tools/registry.ts';
 import type { ToolDef } from './tools/types.ts';
 
 export type RunTurnOptions = {
@@ -214,6 +215,7 @@ async function execute(
     } catch (e) {
       if (isLeaseLost(e) || isTaskStopped(e)) throw e;
       lastError = errorMessage(e).slice(0, 2000);
+      if (e instanceof ToolInputInvalid || e instanceof ToolOutputInvalid) break; // retrying cannot help
       if (i + 1 < attempts) await new Promise((r) => setTimeout(r, (def.retry?.backoffMs ?? 200) * 2 ** i));
     }
   }

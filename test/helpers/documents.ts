@@ -102,3 +102,9 @@ export const WorkspaceEventsSub = graphql(`
     }
   }
 `);
+
+export const RuntimeInfoQuery = graphql(`
+  query RuntimeInfo {
+    viewer { runtime { model { provider offline workerModel description } tools } }
+  }
+`);

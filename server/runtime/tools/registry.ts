@@ -1,9 +1,10 @@
 // The tool registry: lookup, validation at the boundary (zod), and output size caps. Outputs are
 // handed to the model as data inside a tool message, never as instructions.
 import { z } from 'zod';
-import { canonicalJson } from '../../channel/payload.ts';
+import { encodePayload } from '../../channel/payload.ts';
 import type { ToolContext, ToolDef } from './types.ts';
 
+/** Tool outputs above this size (bytes of canonical JSON) are stored by reference. */
 export const MAX_TOOL_OUTPUT_CHARS = 16_000;
 
 export class ToolInputInvalid extends Error {
@@ -52,13 +53,37 @@ export class ToolRegistry {
     return r.data;
   }
 
-  /** Runs a tool with validated input and output; oversized outputs are truncated with a marker. */
+  /**
+   * Runs a tool with validated input and output. An output larger than MAX_TOOL_OUTPUT_CHARS is
+   * stored once by content hash (like large event payloads) and the call's result becomes a
+   * reference with a preview, so the journal and the model context stay small.
+   */
   async run(def: ToolDef, input: unknown, ctx: ToolContext): Promise<unknown> {
     const parsed = this.parseInput(def, input);
     const out = await def.run(parsed as never, ctx);
-    const checked = def.output.parse(out);
-    const json = canonicalJson(checked);
-    if (json.length <= MAX_TOOL_OUTPUT_CHARS) return checked;
-    return { truncated: true, size: json.length, preview: json.slice(0, MAX_TOOL_OUTPUT_CHARS) };
+    const checked = def.output.safeParse(out);
+    if (!checked.success) {
+      throw new ToolOutputInvalid(def.name, checked.error.issues.map((i) => `${i.path.join('.') || 'output'}: ${i.message}`).join('; '));
+    }
+    const enc = encodePayload(checked.data, MAX_TOOL_OUTPUT_CHARS);
+    if (enc.inline) return checked.data;
+    await ctx.uow.prisma.$executeRawUnsafe(
+      `INSERT INTO event_payloads (hash, size, schema, body) VALUES ($1, $2, $3, $4::jsonb) ON CONFLICT (hash) DO NOTHING`,
+      enc.hash,
+      enc.size,
+      `tool.${def.name}.output/v1`,
+      enc.json,
+    );
+    return { truncated: true, ref: { hash: enc.hash, size: enc.size }, preview: enc.json.slice(0, 2000) };
+  }
+}
+
+export class ToolOutputInvalid extends Error {
+  constructor(
+    readonly tool: string,
+    readonly issues: string,
+  ) {
+    super(`${tool} returned an invalid result: ${issues}`);
+    this.name = 'ToolOutputInvalid';
   }
 }

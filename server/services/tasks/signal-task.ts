@@ -80,6 +80,13 @@ export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
       payload: { from: d.from, to: d.to, transition: transitionOf[input.signal as keyof typeof transitionOf], reason: input.reason ?? null },
     });
     if (input.signal === 'RESUME') await ensureTurn(tx, deps.scheduler, task);
+    else {
+      // A turn not yet claimed is stopped now; a running one stops at its next boundary (the fence).
+      await tx.turn.updateMany({
+        where: { taskId: task.id, status: 'QUEUED' },
+        data: { status: 'STOPPED', outcome: `task ${d.to.toLowerCase()}`, endedAt: new Date() },
+      });
+    }
     return task;
   });
   if (!value) throw badInput('Signal could not be applied');
