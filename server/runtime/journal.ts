@@ -5,7 +5,8 @@
 import { transactWithEvents, type Emit } from '../channel/unit-of-work.ts';
 import type { Tx } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
-import { decideTransition, type TaskStatus, type TaskTransition } from '../domain/task-status.ts';
+import type { TaskStatus, TaskTransition } from '../domain/task-status.ts';
+import { applyTransition, lockTask } from '../services/tasks/apply-transition.ts';
 import type { RuntimeDeps } from './deps.ts';
 import { LeaseLost, TaskStopped } from './errors.ts';
 import { ensureTurn } from './turns.ts';
@@ -14,28 +15,10 @@ export type Claim = { turnId: string; taskId: string; workspaceId: string; numbe
 
 const RUNNABLE: TaskStatus[] = ['QUEUED', 'RUNNING', 'WAITING'];
 
-async function lockTask(tx: Tx, taskId: string) {
-  const rows = await tx.$queryRawUnsafe<{ status: TaskStatus; workspace_id: string }[]>(
-    'SELECT status, workspace_id FROM tasks WHERE id = $1::uuid FOR UPDATE',
-    taskId,
-  );
-  return rows[0];
-}
-
-/** Moves the task if the state machine allows it; appends the event. Returns the new status. */
+/** Moves the task if the state machine allows it (runtime transitions are never errors). */
 async function moveTask(tx: Tx, emit: Emit, taskId: string, from: TaskStatus, t: TaskTransition, reason: string | null): Promise<TaskStatus> {
-  const d = decideTransition(from, t);
-  if (d.kind !== 'move') return from;
-  await tx.task.update({
-    where: { id: taskId },
-    data: {
-      status: d.to,
-      statusReason: reason,
-      ...(['COMPLETED', 'FAILED', 'CANCELLED', 'BUDGET_EXCEEDED'].includes(d.to) ? { endedAt: new Date() } : {}),
-    },
-  });
-  emit(taskId, { type: 'TASK_STATUS_CHANGED', actor: { kind: 'SYSTEM' }, payload: { from, to: d.to, transition: t, reason } });
-  return d.to;
+  const d = await applyTransition(tx, emit, { taskId, from, transition: t, actor: { kind: 'SYSTEM' }, reason });
+  return d.kind === 'move' ? d.to : from;
 }
 
 /**

@@ -7,10 +7,11 @@ import { z } from 'zod';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents, withAppendedSeq } from '../../channel/unit-of-work.ts';
 import type { Deps } from '../../deps.ts';
-import { decideTransition, isTerminal, type TaskStatus } from '../../domain/task-status.ts';
+import { isTerminal } from '../../domain/task-status.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
 import { ensureTurn } from '../../runtime/turns.ts';
 import { parseInput } from '../validate.ts';
+import { applyTransition, lockTask } from './apply-transition.ts';
 import { loadTaskFor } from './load-task.ts';
 
 export const SignalTaskInput = z
@@ -34,11 +35,7 @@ export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
   await loadTaskFor(deps.prisma, viewer, input.taskId, 'write');
   const actor = { kind: 'USER' as const, id: viewer.userId };
   const { value, events } = await transactWithEvents(deps, async (tx, emit) => {
-    const locked = await tx.$queryRawUnsafe<{ status: TaskStatus; workspace_id: string }[]>(
-      'SELECT status, workspace_id FROM tasks WHERE id = $1::uuid FOR UPDATE',
-      input.taskId,
-    );
-    const current = locked[0];
+    const current = await lockTask(tx, input.taskId);
     if (!current) throw notFound('Task');
     const inboxSignal = input.signal === 'REVISE' || input.signal === 'ADD_CONTEXT';
     if (input.idempotencyKey || inboxSignal) {
@@ -47,7 +44,7 @@ export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
          VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'SIGNAL', $3, $4, $5::uuid, $6, now(), $7::timestamptz)
          ON CONFLICT (task_id, idempotency_key) DO NOTHING RETURNING id`,
         input.taskId,
-        current.workspace_id,
+        current.workspaceId,
         input.signal,
         input.text ?? input.reason ?? null,
         viewer.userId,
@@ -64,27 +61,25 @@ export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
         actor,
         payload: { signal: input.signal, text: input.text },
       });
-      if (current.status !== 'PAUSED') await ensureTurn(tx, deps.scheduler, { id: input.taskId, workspaceId: current.workspace_id });
+      if (current.status !== 'PAUSED') await ensureTurn(tx, deps.scheduler, { id: input.taskId, workspaceId: current.workspaceId });
       return tx.task.findUniqueOrThrow({ where: { id: input.taskId } });
     }
-    const d = decideTransition(current.status, transitionOf[input.signal as keyof typeof transitionOf]);
-    if (d.kind === 'reject') throw conflict(d.reason, { status: d.from });
-    if (d.kind === 'noop') return tx.task.findUniqueOrThrow({ where: { id: input.taskId } });
-    const task = await tx.task.update({
-      where: { id: input.taskId },
-      data: { status: d.to, statusReason: input.reason ?? null, ...(isTerminal(d.to) ? { endedAt: new Date() } : {}) },
-    });
-    emit(task.id, {
-      type: 'TASK_STATUS_CHANGED',
+    const d = await applyTransition(tx, emit, {
+      taskId: input.taskId,
+      from: current.status,
+      transition: transitionOf[input.signal as keyof typeof transitionOf],
       actor,
-      payload: { from: d.from, to: d.to, transition: transitionOf[input.signal as keyof typeof transitionOf], reason: input.reason ?? null },
+      reason: input.reason ?? null,
     });
+    if (d.kind === 'reject') throw conflict(d.reason, { status: d.from });
+    const task = await tx.task.findUniqueOrThrow({ where: { id: input.taskId } });
+    if (d.kind === 'noop') return task;
     if (input.signal === 'RESUME') await ensureTurn(tx, deps.scheduler, task);
     else {
       // A turn not yet claimed is stopped now; a running one stops at its next boundary (the fence).
       await tx.turn.updateMany({
         where: { taskId: task.id, status: 'QUEUED' },
-        data: { status: 'STOPPED', outcome: `task ${d.to.toLowerCase()}`, endedAt: new Date() },
+        data: { status: 'STOPPED', outcome: `task ${task.status.toLowerCase()}`, endedAt: new Date() },
       });
     }
     return task;

@@ -1,0 +1,37 @@
+// The one place a task's status changes: decide with the pure state machine, write the row, append
+// the TASK_STATUS_CHANGED event — inside the caller's transaction, with the task row locked by
+// lockTask first. Used by user signals (signal-task.ts), internal transitions (transition-task.ts)
+// and the runtime (runtime/journal.ts).
+import type { Actor } from '../../channel/types.ts';
+import type { Emit } from '../../channel/unit-of-work.ts';
+import type { Tx } from '../../db/client.ts';
+import { decideTransition, isTerminal, type TaskStatus, type TaskTransition, type TransitionDecision } from '../../domain/task-status.ts';
+
+export async function lockTask(tx: Tx, taskId: string): Promise<{ status: TaskStatus; workspaceId: string } | undefined> {
+  const rows = await tx.$queryRawUnsafe<{ status: TaskStatus; workspace_id: string }[]>(
+    'SELECT status, workspace_id FROM tasks WHERE id = $1::uuid FOR UPDATE',
+    taskId,
+  );
+  const r = rows[0];
+  return r ? { status: r.status, workspaceId: r.workspace_id } : undefined;
+}
+
+/** Applies the transition when the state machine allows it; returns the decision either way. */
+export async function applyTransition(
+  tx: Tx,
+  emit: Emit,
+  args: { taskId: string; from: TaskStatus; transition: TaskTransition; actor: Actor; reason?: string | null },
+): Promise<TransitionDecision> {
+  const d = decideTransition(args.from, args.transition);
+  if (d.kind !== 'move') return d;
+  await tx.task.update({
+    where: { id: args.taskId },
+    data: { status: d.to, statusReason: args.reason ?? null, ...(isTerminal(d.to) ? { endedAt: new Date() } : {}) },
+  });
+  emit(args.taskId, {
+    type: 'TASK_STATUS_CHANGED',
+    actor: args.actor,
+    payload: { from: d.from, to: d.to, transition: args.transition, reason: args.reason ?? null },
+  });
+  return d;
+}
