@@ -12,7 +12,7 @@ import { defineTool } from '../server/runtime/tools/types.ts';
 import { createTask } from '../server/services/tasks/create-task.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { collect, gql, gqlOk, toGlobalId, wsClient } from './helpers/clients.ts';
-import { CreateTask, RuntimeInfoQuery, SignalTask, TaskEventsSub } from './helpers/documents.ts';
+import { CreateTask, RuntimeInfoQuery, SignalTask, TaskEventsSub, TaskJournal } from './helpers/documents.ts';
 import { fromGlobalId } from './helpers/ids.ts';
 import { eventually } from './helpers/produce.ts';
 
@@ -54,6 +54,17 @@ describe('offline product path', () => {
     assert.equal(modelCall?.taskEvents.payload, null);
     const task = await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: fromGlobalId(d.createTask.task.id).id } });
     assert.match(task.summary, /offline model/);
+    // The journal is readable through the API (read scope suffices), prompts excluded.
+    const j = await gqlOk(t.url, t.a.readToken, TaskJournal, { id: d.createTask.task.id });
+    assert.equal(j.task.status, 'COMPLETED');
+    assert.equal(j.task.turns.length, 1);
+    assert.equal(j.task.turns[0]!.generation, 1);
+    const [s0, s1] = j.task.turns[0]!.steps;
+    assert.equal(s0!.toolCalls[0]!.name, 'add_note');
+    assert.equal(s0!.toolCalls[0]!.status, 'DONE');
+    assert.match(s0!.toolCalls[0]!.id, /^[0-9a-f-]{36}:0:0$/);
+    assert.match(s1!.message, /offline model/);
+    assert.equal(s1!.toolCalls.length, 0);
     s.stop();
     await c.dispose();
   });

@@ -3,7 +3,9 @@
 import DataLoader from 'dataloader';
 import { visibleWorkspaceIds } from '../auth/access.ts';
 import type { Viewer } from '../auth/viewer.ts';
+import type { InboxItem } from '../db/generated/client.ts';
 import type { Deps } from '../deps.ts';
+import type { TurnWithSteps } from './types/journal.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -47,6 +49,19 @@ export function createLoaders(deps: Deps, viewer: Viewer) {
         }),
       ),
     ),
+    /** A task's turns with their steps and tool calls (callers check the task's visibility first). */
+    turnsByTask: new DataLoader<string, TurnWithSteps[]>(async (taskIds) => {
+      const rows = await prisma.turn.findMany({
+        where: { taskId: { in: [...taskIds] } },
+        orderBy: { number: 'asc' },
+        include: { steps: { orderBy: { index: 'asc' }, include: { toolCalls: { orderBy: { callIndex: 'asc' } } } } },
+      });
+      return taskIds.map((id) => rows.filter((r) => r.taskId === id));
+    }),
+    inboxByTask: new DataLoader<string, InboxItem[]>(async (taskIds) => {
+      const rows = await prisma.inboxItem.findMany({ where: { taskId: { in: [...taskIds] } }, orderBy: { createdAt: 'asc' } });
+      return taskIds.map((id) => rows.filter((r) => r.taskId === id));
+    }),
     /** Externally stored event payloads by content hash. Callers check visibility of the event first. */
     payload: new DataLoader<string, unknown>(async (hashes) => {
       const rows = await prisma.eventPayload.findMany({ where: { hash: { in: [...hashes] } } });

@@ -32,11 +32,13 @@ const CFG = QUICK
       overheadSteps: 5,
       concurrency: 4,
       warmupTasks: 2,
-      e2eTasks: 8,
+      e2eTasks: 4,
       recoveryTasks: 30,
       inFlight: 20,
       /** Kills stop at this count (or when every task has ended). */
       maxKills: 2,
+      /** Start (b)'s worker processes while (a)'s end-to-end case runs (saves ~10 s). */
+      overlapE2e: true,
       killGapMs: [1500, 3000] as const,
       /** Worker processes started before the first task (more than one so a kill never leaves none). */
       initialWorkers: 3,
@@ -54,6 +56,7 @@ const CFG = QUICK
       recoveryTasks: 200,
       inFlight: 20,
       maxKills: Infinity,
+      overlapE2e: false,
       killGapMs: [1500, 3000] as const,
       initialWorkers: 2,
       poolTarget: 2,
@@ -81,6 +84,8 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
+const T0 = performance.now();
+const progress = (msg: string) => void process.stderr.write(`  [${((performance.now() - T0) / 1000).toFixed(1)} s] ${msg}\n`);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const rand = (lo: number, hi: number) => lo + Math.random() * (hi - lo);
 
@@ -397,13 +402,11 @@ async function benchOverhead(t: TestApp) {
 
   const seq = await runOverhead(t, n, 1, 'seq');
   const seqBase = await baselineCommits(t.dbUrl, seq.counts.txCommits + seq.counts.autocommitWrites, 1);
-  process.stderr.write(`  overhead sequential done\n`);
+  progress(`overhead sequential done`);
   const conc = await runOverhead(t, n, CFG.concurrency, 'conc');
   const concBase = await baselineCommits(t.dbUrl, conc.counts.txCommits + conc.counts.autocommitWrites, CFG.concurrency);
-  process.stderr.write(`  overhead concurrent done\n`);
-  const e2e = await runE2e(t, CFG.e2eTasks, CFG.concurrency);
-  process.stderr.write(`  end-to-end done\n`);
-  return { rows: [overheadRow('sequential', seq, seqBase), overheadRow(`${CFG.concurrency} concurrent`, conc, concBase)], e2e };
+  progress(`overhead concurrent done`);
+  return [overheadRow('sequential', seq, seqBase), overheadRow(`${CFG.concurrency} concurrent`, conc, concBase)];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -533,34 +536,44 @@ function summarizeLogs(workers: WorkerProc[]): LogSummary {
   return s;
 }
 
-async function benchRecovery(t: TestApp) {
+type Pool = { workers: WorkerProc[]; startedAt: number; add(): WorkerProc };
+
+/** Starts (b)'s first worker processes on their own database (they take a few seconds to be ready). */
+async function startPool(t: TestApp): Promise<Pool> {
+  await t.app.deps.prisma.$executeRawUnsafe(EFFECTS_TABLE_SQL);
+  const pool: Pool = {
+    workers: [],
+    startedAt: Date.now(),
+    add: () => {
+      const w = spawnWorker(t.dbUrl);
+      pool.workers.push(w);
+      return w;
+    },
+  };
+  for (let i = 0; i < CFG.initialWorkers; i++) pool.add();
+  return pool;
+}
+
+async function benchRecovery(t: TestApp, pool: Pool) {
   const { prisma } = t.app.deps;
-  await prisma.$executeRawUnsafe(EFFECTS_TABLE_SQL);
-  // The recovery tasks live in workspace B, apart from (a)'s.
-  const workspaceId = t.b.workspaceId;
-  const viewer = viewerOf(t.b.ownerId, workspaceId);
+  const workspaceId = t.a.workspaceId;
+  const viewer = viewerOf(t.a.ownerId, workspaceId);
   const N = CFG.recoveryTasks;
 
-  const workers: WorkerProc[] = [];
+  const workers = pool.workers;
   const kills: KillRecord[] = [];
   const taskIds: string[] = [];
   let allEnded = false;
   let feedDone = false;
-  const phaseStart = Date.now();
+  const phaseStart = pool.startedAt;
 
   const live = () => workers.filter((w) => !w.exited);
   const ready = () => live().filter((w) => w.readyAt !== undefined);
-  const starting = () => live().filter((w) => w.readyAt === undefined);
-  const addWorker = () => {
-    const w = spawnWorker(t.dbUrl);
-    workers.push(w);
-    return w;
-  };
+  const addWorker = pool.add;
 
-  for (let i = 0; i < CFG.initialWorkers; i++) addWorker();
   await Promise.race([Promise.all(workers.map((w) => w.ready)), sleep(WORKER_START_TIMEOUT_MS)]);
   if (ready().length === 0) throw new Error(`no worker process became ready:\n${workers.map((w) => w.output).join('\n---\n').slice(0, 4000)}`);
-  process.stderr.write(`  ${ready().length} worker processes ready\n`);
+  progress(`${ready().length} worker processes ready`);
 
   const notEnded = async () =>
     (
@@ -621,7 +634,7 @@ async function benchRecovery(t: TestApp) {
         })),
         runningTurnsTotal: rows.length,
       });
-      process.stderr.write(`  kill ${kills.length}: worker ${victim.n} (pid ${victim.pid}), ${mine.length} running turns\n`);
+      progress(`kill ${kills.length}: worker ${victim.n} (pid ${victim.pid}), ${mine.length} running turns`);
     }
   })();
 
@@ -639,7 +652,7 @@ async function benchRecovery(t: TestApp) {
   await killer;
   for (const w of live()) w.child.kill('SIGKILL');
   await Promise.all(workers.map((w) => Promise.race([w.exit, sleep(5000)])));
-  process.stderr.write(`  recovery load done\n`);
+  progress(`recovery load done`);
 
   // --- Checks, from the database alone.
   type TaskRow = { id: string; status: string; terminal: number; takeovers: number; max_gen: number; turns: number; events: number; max_seq: number };
@@ -753,6 +766,35 @@ async function benchRecovery(t: TestApp) {
     }
     perKill.push({ kill, takeoverMs: ms });
   }
+  // Per-task latency (create → terminal event), and the timeline of the slowest tasks.
+  const evs = await prisma.$queryRawUnsafe<{ task_id: string; seq: number; type: string; at: Date; payload: unknown; created: Date }[]>(
+    `SELECT e.task_id::text AS task_id, e.seq, e.type, e.occurred_at AS at, e.payload, t.created_at AS created
+       FROM task_events e JOIN tasks t ON t.id = e.task_id WHERE t.workspace_id = $1::uuid ORDER BY e.task_id, e.seq`,
+    workspaceId,
+  );
+  const byTask = new Map<string, typeof evs>();
+  for (const e of evs) {
+    const l = byTask.get(e.task_id) ?? [];
+    l.push(e);
+    byTask.set(e.task_id, l);
+  }
+  const taskLatency: { taskId: string; ms: number; startMs: number }[] = [];
+  for (const [taskId, l] of byTask) {
+    const created = l[0]!.created.getTime();
+    const end = l.find((e) => e.type === 'TASK_STATUS_CHANGED' && TERMINAL.includes((e.payload as { to?: string } | null)?.to ?? ''));
+    const start = l.find((e) => e.type === 'TURN_STARTED');
+    taskLatency.push({ taskId, ms: end ? end.at.getTime() - created : NaN, startMs: start ? start.at.getTime() - created : NaN });
+  }
+  const slowest = [...taskLatency].sort((a, b) => (b.ms || Infinity) - (a.ms || Infinity)).slice(0, 3).map((x) => {
+    const l = byTask.get(x.taskId)!;
+    const created = l[0]!.created.getTime();
+    const killsDuring = kills.filter((k) => k.killAt >= created && k.killAt <= created + (x.ms || 1e9)).map((k) => `kill ${k.n}@${k.killAt - created}`);
+    const line = l
+      .filter((e) => e.type !== 'MODEL_CALL')
+      .map((e) => `${e.type === 'TURN_STARTED' ? `TURN_STARTED(g${(e.payload as { generation?: number }).generation})` : e.type}@${e.at.getTime() - created}`)
+      .join(' ');
+    return `task ${x.taskId.slice(0, 8)} ${fmt(x.ms, 0)} ms [${killsDuring.join(', ') || 'no kill'}]: ${line}`;
+  });
   const logs = summarizeLogs(workers);
   const startMs = workers.filter((w) => w.readyAt !== undefined).map((w) => w.readyAt! - w.spawnedAt);
   const neverReady = workers.filter((w) => w.readyAt === undefined).length;
@@ -778,6 +820,9 @@ async function benchRecovery(t: TestApp) {
     affectedTotal,
     affectedNoTakeover,
     takeovers,
+    taskMs: taskLatency.map((x) => x.ms).filter(Number.isFinite),
+    pickupMs: taskLatency.map((x) => x.startMs).filter(Number.isFinite),
+    slowest,
     recovery: {
       toTakeover,
       toAnyEvent,
@@ -803,8 +848,9 @@ async function main() {
     },
     { models: scriptedProvider(instantModel), tools: [noop] },
   );
+  let tb: TestApp | undefined;
   let pgVersion = '';
-  let overhead: Awaited<ReturnType<typeof benchOverhead>> | undefined;
+  let overhead: { rows: OverheadRow[]; e2e: E2eResult } | undefined;
   let recovery: Awaited<ReturnType<typeof benchRecovery>> | undefined;
   try {
     const c = await pgClient(t.dbUrl);
@@ -815,11 +861,27 @@ async function main() {
     pgVersion = `PostgreSQL ${v.rows[0]!.v} (fsync=${v.rows[0]!.f}, synchronous_commit=${v.rows[0]!.s})`;
     await c.end();
     process.stderr.write(`bench:runtime (${CFG.mode}) on ${pgVersion}\n`);
-    overhead = await benchOverhead(t);
-    recovery = await benchRecovery(t);
+    const rows = await benchOverhead(t);
+    // (b) runs on a database of its own. Its worker processes need seconds to start: in quick mode
+    // they start while the end-to-end case of (a) runs (its figures then share the CPU with them).
+    let pool: Pool;
+    let e2e: E2eResult;
+    if (CFG.overlapE2e) {
+      tb = await startTestApp('benchrec');
+      pool = await startPool(tb);
+      e2e = await runE2e(t, CFG.e2eTasks, CFG.concurrency);
+    } else {
+      e2e = await runE2e(t, CFG.e2eTasks, CFG.concurrency);
+      tb = await startTestApp('benchrec');
+      pool = await startPool(tb);
+    }
+    progress(`end-to-end done`);
+    overhead = { rows, e2e };
+    recovery = await benchRecovery(tb, pool);
   } finally {
     killAllChildren();
     await t.close();
+    await tb?.close();
   }
   const totalS = (performance.now() - started) / 1000;
 
@@ -893,6 +955,7 @@ async function main() {
         ` create→COMPLETED p50/p99 ${fmt(percentile(e.createToCompleteMs, 50), 0)}/${fmt(percentile(e.createToCompleteMs, 99), 0)} ms;` +
         ` not completed: ${e.notCompleted}.`,
     );
+    if (CFG.overlapE2e) out.push(`    (quick mode: measured while (b)'s worker processes were starting, so it shares the CPU with them.)`);
   }
   out.push('');
   if (recovery) {
@@ -937,6 +1000,8 @@ async function main() {
           ['tasks (created / expected)', `${r.tasks} / ${r.expectedTasks}`],
           ['final statuses', Object.entries(r.statuses).map(([k, v]) => `${k} ${v}`).join(', ')],
           ['load duration', `${fmt(r.loadMs / 1000, 1)} s (${fmt((r.tasks / r.loadMs) * 1000, 1)} tasks/s)`],
+          ['task create → ended p50 / p99 / max', `${fmt(percentile(r.taskMs, 50), 0)} / ${fmt(percentile(r.taskMs, 99), 0)} / ${r.taskMs.length ? fmt(Math.max(...r.taskMs), 0) : 'n/a'} ms`],
+          ['task create → first TURN_STARTED p50 / p99', `${fmt(percentile(r.pickupMs, 50), 0)} / ${fmt(percentile(r.pickupMs, 99), 0)} ms`],
           ['kills', String(r.killCount)],
           ['worker processes started / never ready', `${r.workersStarted} / ${r.neverReady}`],
           ['worker start → ready p50 / max', `${fmt(r.workerStartMs.p50 / 1000, 1)} / ${fmt(r.workerStartMs.max / 1000, 1)} s`],
@@ -965,6 +1030,8 @@ async function main() {
     for (const a of r.anomalies.slice(0, 15)) out.push(`   ANOMALY ${a}`);
     if (r.anomalies.length > 15) out.push(`   … ${r.anomalies.length - 15} more anomalies`);
     for (const s of r.logs.samples) out.push(`   LOG ${s}`);
+    out.push('   slowest tasks (ms after creation; MODEL_CALL events omitted):');
+    for (const s of r.slowest) out.push(`     ${s}`);
   }
   out.push('');
   out.push(`total ${totalS.toFixed(1)} s`);

@@ -108,3 +108,18 @@ export const RuntimeInfoQuery = graphql(`
     viewer { runtime { model { provider offline workerModel description } tools } }
   }
 `);
+
+export const TaskJournal = graphql(`
+  query TaskJournal($id: ID!) {
+    task(id: $id) {
+      status
+      turns {
+        number
+        status
+        generation
+        steps { index message model toolCalls { id name status attempts result error } }
+      }
+      inbox { kind signal text consumedStep }
+    }
+  }
+`);

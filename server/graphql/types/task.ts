@@ -3,6 +3,7 @@ import { isTerminal } from '../../domain/task-status.ts';
 import { listTaskEvents, MAX_EVENT_PAGE } from '../../services/events/list-task-events.ts';
 import { builder } from '../builder.ts';
 import { TaskStatusEnum } from './enums.ts';
+import { InboxItemRef, TurnRef } from './journal.ts';
 import { TaskEventConnectionRef } from './task-event.ts';
 import { UserRef } from './user.ts';
 import { WorkspaceRef } from './workspace.ts';
@@ -32,6 +33,16 @@ builder.node(TaskRef, {
       type: UserRef,
       nullable: true,
       resolve: (task, _a, ctx) => (task.createdById ? ctx.loaders.user.load(task.createdById) : null),
+    }),
+    turns: t.field({
+      type: [TurnRef],
+      description: 'The execution journal: turns, their steps and tool calls.',
+      resolve: (task, _a, ctx) => ctx.loaders.turnsByTask.load(task.id),
+    }),
+    inbox: t.field({
+      type: [InboxItemRef],
+      description: 'Messages and signals delivered to the task, and which step read them.',
+      resolve: (task, _a, ctx) => ctx.loaders.inboxByTask.load(task.id),
     }),
     events: t.field({
       type: TaskEventConnectionRef,
