@@ -102,10 +102,31 @@ describe('journal and resume rules', () => {
     },
   });
 
+  let longWaitAborted = false;
+  const longWait = defineTool({
+    name: 'long_wait',
+    domain: 'core',
+    description: 'Waits a long time (a render, say); stops when told to.',
+    input: z.object({}),
+    output: z.object({ waited: z.boolean() }),
+    safety: 'READ_ONLY',
+    async run(_input, ctx) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, 60_000);
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          longWaitAborted = true;
+          reject(new Error('aborted'));
+        });
+      });
+      return { waited: true };
+    },
+  });
+
   let h: Harness;
   let scriptFor: Script = () => ({ content: 'nothing to do' });
   before(async () => {
-    h = await harness('runtime', (ctx) => scriptFor(ctx), [slowWrite, charge]);
+    h = await harness('runtime', (ctx) => scriptFor(ctx), [slowWrite, charge, longWait]);
   });
   after(async () => {
     await h.t.close();
@@ -298,6 +319,21 @@ describe('journal and resume rules', () => {
     assert.equal(await h.t.app.deps.prisma.toolCall.count({ where: { taskId: task.id, name: 'slow_write' } }), 1);
     assert.equal(h.model.calls - before, 2);
     assert.equal((await h.t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).status, 'COMPLETED');
+  });
+
+  test('cancel interrupts a long tool call promptly (through its abort signal), not at its end', async () => {
+    scriptFor = () => ({ content: 'rendering', toolCalls: [{ name: 'long_wait', args: {} }] });
+    const { task, turnId } = await newTask(h, 'long');
+    const w = runTurn(h.t.app.deps.runtime, turnId, { workerId: 'w' });
+    await eventually(async () => (await h.t.app.deps.prisma.toolCall.findFirst({ where: { taskId: task.id } }))?.status === 'STARTED', 'tool running');
+    const cancelledAt = Date.now();
+    await signalTask(h.t.app.deps, h.viewer, { taskId: task.id, signal: 'CANCEL' });
+    assert.equal((await w).outcome, 'stopped');
+    assert.ok(longWaitAborted, 'the tool saw the abort');
+    assert.ok(Date.now() - cancelledAt < 10_000, 'well before the tool would have finished');
+    const turn = await h.t.app.deps.prisma.turn.findUniqueOrThrow({ where: { id: turnId } });
+    assert.equal(turn.status, 'STOPPED');
+    assert.equal((await h.t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).status, 'CANCELLED');
   });
 
   test('inbox: a message that arrives during a model call is consumed by the next step, and a signal key applies once', async () => {

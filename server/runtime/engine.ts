@@ -9,7 +9,7 @@
 // LeaseLost and a paused/cancelled task stops the turn with TaskStopped.
 import type { AIMessage } from '@langchain/core/messages';
 import type { RuntimeDeps } from './deps.ts';
-import { isLeaseLost, isTaskStopped, LeaseLost } from './errors.ts';
+import { isLeaseLost, isTaskStopped, type TaskStopped } from './errors.ts';
 import { buildWorkerInput, digestRequest } from './context.ts';
 import {
   checkBoundary,
@@ -48,7 +48,7 @@ export async function runTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOpti
   if (opts.renew !== false) {
     renewal = setInterval(() => {
       renewLease(rt, claim).catch((e) => {
-        if (isLeaseLost(e)) ac.abort(e);
+        if (isLeaseLost(e) || isTaskStopped(e)) ac.abort(e);
         else rt.log.warn('lease renewal failed', { turnId, error: errorMessage(e) });
       });
     }, Math.max(50, Math.floor(rt.options.leaseMs / 3)));
@@ -59,12 +59,15 @@ export async function runTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOpti
     const outcome = await drive(rt, claim, ac.signal);
     return { outcome, generation: claim.generation };
   } catch (e) {
-    if (isLeaseLost(e) || ac.signal.aborted) {
+    // An abort carries its reason (LeaseLost or TaskStopped from the lease renewal).
+    const reason = ac.signal.aborted ? ac.signal.reason : e;
+    if (isLeaseLost(reason)) {
       rt.log.info('turn superseded; stopping without writing', { turnId, generation: claim.generation });
       return { outcome: 'lease-lost', generation: claim.generation };
     }
-    if (isTaskStopped(e)) {
-      await stopTurn(rt, claim, `task ${e.status}`);
+    if (isTaskStopped(reason) || isTaskStopped(e)) {
+      const stopped = (isTaskStopped(reason) ? reason : e) as TaskStopped;
+      await stopTurn(rt, claim, `task ${stopped.status}`);
       return { outcome: 'stopped', generation: claim.generation };
     }
     rt.log.error('turn failed', { turnId, error: errorMessage(e) });
@@ -98,7 +101,7 @@ function snapshotSoon(rt: RuntimeDeps, taskId: string): void {
 
 async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promise<RunTurnResult['outcome']> {
   for (;;) {
-    if (signal.aborted) throw new LeaseLost(claim.turnId, claim.generation);
+    if (signal.aborted) throw signal.reason;
     // The task's latest step, whichever turn made it: a turn stopped by a pause (or ended by a
     // crash) leaves calls the next turn must finish before anything is asked of the model.
     const last = await rt.prisma.step.findFirst({
@@ -209,7 +212,7 @@ async function execute(
   const attempts = retryable ? Math.max(1, def.retry?.attempts ?? 1) : 1;
   let lastError = '';
   for (let i = 0; i < attempts; i++) {
-    if (ctx.signal.aborted) throw new LeaseLost(ctx.turnId, -1);
+    if (ctx.signal.aborted) throw ctx.signal.reason;
     try {
       return { status: 'DONE', result: await rt.tools.run(def, input, ctx) };
     } catch (e) {

@@ -82,15 +82,23 @@ export async function claimTurn(rt: RuntimeDeps, turnId: string, workerId: strin
   return value;
 }
 
+/**
+ * Extends the lease. Throws LeaseLost when the turn was taken over, and TaskStopped when the task
+ * was paused or cancelled meanwhile — so a long tool call is interrupted promptly (through its
+ * abort signal) instead of at its end.
+ */
 export async function renewLease(rt: RuntimeDeps, claim: Claim): Promise<void> {
-  const n = await rt.prisma.$executeRawUnsafe(
+  const rows = await rt.prisma.$queryRawUnsafe<{ task_status: TaskStatus }[]>(
     `UPDATE turns SET lease_expires_at = now() + ($3::int * interval '1 millisecond')
-      WHERE id = $1::uuid AND generation = $2 AND status = 'RUNNING'`,
+      WHERE id = $1::uuid AND generation = $2 AND status = 'RUNNING'
+      RETURNING (SELECT status FROM tasks WHERE id = turns.task_id) AS task_status`,
     claim.turnId,
     claim.generation,
     rt.options.leaseMs,
   );
-  if (n === 0) throw new LeaseLost(claim.turnId, claim.generation);
+  const row = rows[0];
+  if (!row) throw new LeaseLost(claim.turnId, claim.generation);
+  if (!RUNNABLE.includes(row.task_status)) throw new TaskStopped(claim.taskId, row.task_status);
 }
 
 /** Throws TaskStopped / LeaseLost at a safe boundary (before a model call or a tool call). */
