@@ -3,7 +3,7 @@
 import DataLoader from 'dataloader';
 import { visibleWorkspaceIds } from '../auth/access.ts';
 import type { Viewer } from '../auth/viewer.ts';
-import type { InboxItem } from '../db/generated/client.ts';
+import type { Card, InboxItem, RouteDecision } from '../db/generated/client.ts';
 import type { Deps } from '../deps.ts';
 import type { TurnWithSteps } from './types/journal.ts';
 
@@ -61,6 +61,32 @@ export function createLoaders(deps: Deps, viewer: Viewer) {
     inboxByTask: new DataLoader<string, InboxItem[]>(async (taskIds) => {
       const rows = await prisma.inboxItem.findMany({ where: { taskId: { in: [...taskIds] } }, orderBy: { createdAt: 'asc' } });
       return taskIds.map((id) => rows.filter((r) => r.taskId === id));
+    }),
+    routeByMessage: new DataLoader<string, RouteDecision | null>(async (ids) => {
+      const rows = await prisma.routeDecision.findMany({ where: { messageId: { in: [...ids] }, supersededAt: null }, orderBy: { createdAt: 'asc' } });
+      return ids.map((id) => rows.filter((r) => r.messageId === id).at(-1) ?? null);
+    }),
+    cardByMessage: new DataLoader<string, Card | null>(async (ids) => {
+      const rows = await prisma.card.findMany({ where: { messageId: { in: [...ids] } } });
+      return ids.map((id) => rows.find((r) => r.messageId === id) ?? null);
+    }),
+    /** The state of a delivered message, from its inbox item and the step that read it. */
+    delivery: new DataLoader<string, { state: string; turn: number | null; step: number | null } | null>(async (ids) => {
+      const items = await prisma.inboxItem.findMany({ where: { id: { in: [...ids] } } });
+      const turns = await prisma.turn.findMany({
+        where: { id: { in: items.map((i) => i.consumedTurnId).filter((x): x is string => !!x) } },
+        select: { id: true, number: true, steps: { select: { index: true, toolCalls: { select: { status: true } } } } },
+      });
+      return ids.map((id) => {
+        const i = items.find((x) => x.id === id);
+        if (!i) return null;
+        if (i.withdrawnAt) return { state: 'WITHDRAWN', turn: null, step: null };
+        if (!i.consumedTurnId) return { state: 'DELIVERED', turn: null, step: null };
+        const turn = turns.find((t) => t.id === i.consumedTurnId);
+        const step = turn?.steps.find((s) => s.index === i.consumedStep);
+        const acted = step?.toolCalls.some((c) => c.status === 'DONE') ?? false;
+        return { state: acted ? 'ACTED_ON' : 'READ', turn: turn?.number ?? null, step: i.consumedStep };
+      });
     }),
     /** Externally stored event payloads by content hash. Callers check visibility of the event first. */
     payload: new DataLoader<string, unknown>(async (hashes) => {

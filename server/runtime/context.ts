@@ -6,6 +6,7 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../channel/payload.ts';
 import type { PrismaClient } from '../db/client.ts';
+import { LANGUAGE_NAMES, type LanguageCode } from '../domain/language.ts';
 import type { Decision } from './journal.ts';
 
 export const WORKER_SYSTEM_PROMPT = [
@@ -51,14 +52,20 @@ export type HistoryInbox = {
  * before a recorded step and must get the recorded request back.
  */
 export function assembleWorkerInput(
-  task: { title: string; goal: string },
+  task: { title: string; goal: string; language: string | null },
   steps: HistoryStep[],
   consumed: HistoryInbox[],
   fresh: HistoryInbox[],
 ): BaseMessage[] {
   const messages: BaseMessage[] = [
     new SystemMessage(WORKER_SYSTEM_PROMPT),
-    new HumanMessage(`Task: ${task.title}${task.goal ? `\nGoal: ${task.goal}` : ''}`),
+    new HumanMessage(
+      `Task: ${task.title}${task.goal ? `\nGoal: ${task.goal}` : ''}` +
+        // The task keeps the language of the user's own words, whatever language the title is in.
+        (task.language && task.language in LANGUAGE_NAMES
+          ? `\nReply to the user in ${LANGUAGE_NAMES[task.language as LanguageCode]}.`
+          : ''),
+    ),
   ];
   for (const s of steps) {
     for (const i of consumed) if (i.consumedTurnId === s.turnId && i.consumedStep === s.index) messages.push(inboxMessage(i));
@@ -104,7 +111,7 @@ export async function buildWorkerInput(
   prisma: PrismaClient,
   taskId: string,
 ): Promise<{ messages: BaseMessage[]; newInboxIds: string[] }> {
-  const task = await prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true } });
+  const task = await prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true, language: true } });
   const steps = await loadTaskSteps(prisma, taskId);
   const items = await loadTaskInbox(prisma, taskId);
   const consumed = items.filter((i) => i.consumedTurnId !== null);

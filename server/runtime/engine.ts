@@ -9,7 +9,7 @@
 // LeaseLost and a paused/cancelled task stops the turn with TaskStopped.
 import type { AIMessage } from '@langchain/core/messages';
 import type { RuntimeDeps } from './deps.ts';
-import { isLeaseLost, isTaskStopped, type TaskStopped } from './errors.ts';
+import { isInboxChanged, isLeaseLost, isTaskStopped, type TaskStopped } from './errors.ts';
 import { buildWorkerInput, digestRequest } from './context.ts';
 import {
   checkBoundary,
@@ -147,7 +147,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       ],
     };
     snapshotSoon(rt, claim.taskId);
-    await commitStep(rt, claim, {
+    const committed = await commitStep(rt, claim, {
       index: steps,
       decision,
       requestDigest: digest,
@@ -156,7 +156,11 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       usage: ai.usage_metadata ?? null,
       consumedInboxIds: newInboxIds,
       safetyOf: (name) => rt.tools.get(name)?.safety ?? 'UNKNOWN',
+    }).catch((e) => {
+      if (isInboxChanged(e)) return null; // a message was withdrawn meanwhile: decide again
+      throw e;
     });
+    if (!committed) rt.log.info('inbox changed during the model call; deciding again', { taskId: claim.taskId });
   }
 }
 

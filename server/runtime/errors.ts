@@ -23,3 +23,12 @@ export class TaskStopped extends Error {
   }
 }
 export const isTaskStopped = (e: unknown): e is TaskStopped => e instanceof TaskStopped;
+
+/** An inbox item the step read was withdrawn or replaced before the decision committed: ask again. */
+export class InboxChanged extends Error {
+  constructor(readonly taskId: string) {
+    super(`inbox of task ${taskId} changed during the model call`);
+    this.name = 'InboxChanged';
+  }
+}
+export const isInboxChanged = (e: unknown): e is InboxChanged => e instanceof InboxChanged;

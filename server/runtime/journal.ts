@@ -8,7 +8,7 @@ import type { Prisma } from '../db/generated/client.ts';
 import type { TaskStatus, TaskTransition } from '../domain/task-status.ts';
 import { applyTransition, lockTask } from '../services/tasks/apply-transition.ts';
 import type { RuntimeDeps } from './deps.ts';
-import { LeaseLost, TaskStopped } from './errors.ts';
+import { InboxChanged, LeaseLost, TaskStopped } from './errors.ts';
 import { ensureTurn } from './turns.ts';
 
 export type Claim = { turnId: string; taskId: string; workspaceId: string; number: number; generation: number };
@@ -170,8 +170,9 @@ export async function commitStep(
         })
       ).count;
       if (consumed !== step.consumedInboxIds.length) {
-        // An item was withdrawn while the model ran: this decision did not see what we think it saw.
-        throw new LeaseLost(claim.turnId, claim.generation);
+        // An item was withdrawn while the model ran: this decision rests on a message the user took
+        // back. Nothing is committed; the step is asked again.
+        throw new InboxChanged(claim.taskId);
       }
     }
     emit(claim.taskId, {

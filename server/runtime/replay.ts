@@ -43,7 +43,7 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
     const fresh = inbox.filter((i) => i.consumedTurnId === s.turnId && i.consumedStep === s.index);
     const brief = briefAt[k] ?? state;
     const recorded = (s.request ?? {}) as { tools?: string[]; messages?: unknown[] };
-    const messages = assembleWorkerInput({ title: brief.title, goal: brief.goal }, history, consumed, fresh);
+    const messages = assembleWorkerInput({ title: brief.title, goal: brief.goal, language: brief.language }, history, consumed, fresh);
     const { digest, request } = digestRequest(messages, recorded.tools ?? []);
     if (digest !== s.requestDigest) {
       const now = (request as { messages: unknown[] }).messages;

@@ -13,6 +13,7 @@ export type TaskState = {
   title: string;
   goal: string;
   summary: string;
+  language: string | null;
   lastSeq: number;
   turn: { number: number; generation: number } | null;
   turnsStarted: number;
@@ -27,6 +28,7 @@ export const initialTaskState = (): TaskState => ({
   title: '',
   goal: '',
   summary: '',
+  language: null,
   lastSeq: 0,
   turn: null,
   turnsStarted: 0,
@@ -46,7 +48,15 @@ export function applyEvent(s: TaskState, e: Ev): TaskState {
   const n: TaskState = { ...s, lastSeq: e.seq };
   switch (e.type) {
     case 'TASK_CREATED':
-      return { ...n, title: String(p.title ?? ''), goal: String(p.goal ?? ''), status: String(p.status ?? 'QUEUED') };
+      return {
+        ...n,
+        title: String(p.title ?? ''),
+        goal: String(p.goal ?? ''),
+        status: String(p.status ?? 'QUEUED'),
+        language: typeof p.language === 'string' ? p.language : null,
+      };
+    case 'TASK_LANGUAGE_CHANGED':
+      return { ...n, language: typeof p.language === 'string' ? p.language : null };
     case 'TASK_UPDATED':
       return {
         ...n,

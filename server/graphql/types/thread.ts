@@ -4,6 +4,7 @@ import { encodeKeyset } from '../../services/keyset.ts';
 import { listMessages } from '../../services/threads/list-messages.ts';
 import { builder } from '../builder.ts';
 import { MessageRoleEnum } from './enums.ts';
+import { CardRef, RouteDecisionRef } from './routing.ts';
 import { UserRef } from './user.ts';
 
 export const ThreadRef = builder.objectRef<Thread>('Thread');
@@ -39,5 +40,29 @@ builder.node(MessageRef, {
       nullable: true,
       resolve: (m, _a, ctx) => (m.authorUserId ? ctx.loaders.user.load(m.authorUserId) : null),
     }),
+    language: t.exposeString('language', { nullable: true }),
+    route: t.field({
+      type: RouteDecisionRef,
+      nullable: true,
+      description: 'The current routing decision of a user message.',
+      resolve: (m, _a, ctx) => ctx.loaders.routeByMessage.load(m.id),
+    }),
+    card: t.field({ type: CardRef, nullable: true, resolve: (m, _a, ctx) => ctx.loaders.cardByMessage.load(m.id) }),
+    delivery: t.field({
+      type: DeliveryRef,
+      nullable: true,
+      description: 'For a message delivered to a task: delivered, read by the agent (which step), acted on, or withdrawn.',
+      resolve: async (m, _a, ctx) => (m.inboxItemId ? ctx.loaders.delivery.load(m.inboxItemId) : null),
+    }),
+  }),
+});
+
+type Delivery = { state: string; turn: number | null; step: number | null };
+const DeliveryRef = builder.objectRef<Delivery>('MessageDelivery');
+builder.objectType(DeliveryRef, {
+  fields: (t) => ({
+    state: t.exposeString('state', { description: 'DELIVERED, READ, ACTED_ON or WITHDRAWN' }),
+    turn: t.exposeInt('turn', { nullable: true }),
+    step: t.exposeInt('step', { nullable: true }),
   }),
 });

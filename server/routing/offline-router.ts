@@ -1,0 +1,101 @@
+// The offline router: useful without any model. Deterministic rules and lexical retrieval over the
+// bounded task index. It prefers CLARIFY to a guess whenever two candidates are close: routing a
+// message into the wrong task is the costly error. Pure.
+import { features, normalize, overlap } from './text.ts';
+import type { Candidate, RouteDecision, TaskIndexEntry } from './types.ts';
+
+const STRONG = 0.42;
+const MARGIN = 0.15;
+const WEAK = 0.25;
+const RECENT_MS = 6 * 3600_000;
+
+const has = (re: RegExp, s: string) => re.test(s);
+
+const GREETING = /^(hi|hey|hello|hallo|servus|moin|guten (morgen|tag|abend)|bonjour|hola|ciao|你好|您好|嗨|こんにちは|안녕)\b|^(你好|您好|嗨|こんにちは)/u;
+const THANKS = /^(thanks|thank you|thx|danke|vielen dank|merci|gracias|grazie|谢谢|多谢|感谢|ありがとう|감사)/u;
+const QUESTION_START =
+  /^(what|how|which|when|where|why|who|is there|are there|do you|can you tell|could you tell|was|wie|welche|wann|wo|warum|wer|gibt es|kannst du mir sagen|qu|comment|quel|combien|qué|cómo|cuál|什么|怎么|哪|为什么|有没有|多少|是不是|なに|何|どう|どれ|いつ)/u;
+const APP_QUESTION =
+  /(what can you do|how many|status|progress|which tasks|what tasks|was kannst du|wie viele|welche aufgaben|stand|你能做什么|多少个|进度|状态|哪些任务|何ができ|進捗)/u;
+const CREATE_VERB =
+  /\b(make|create|design|draw|generate|render|produce|build|write|draft|animate|film|edit|change|turn|give me|i need|i want|let'?s|erstell|gestalt|mach|zeichne|entwirf|generier|schreib|änder|ändere|brauche|möchte|crée|fais|dessine|crea|haz|diseña|genera)\w*/u;
+const CREATE_CJK = /(做|画|设计|生成|制作|创建|写|改|来一张|来个|帮我|给我|作って|描いて|作成|デザイン|変えて)/u;
+const LIGHT = /\b(quick|quickly|just a|a single|one quick|simple|tiny|small icon|icon|sticker|emoji|avatar|favicon|meme|schnell|kurz|nur ein|ein kleines|einfaches|icône|rapide|rápido|sencillo)\b|(快速|简单|随便|一个小|小图标|图标|头像|表情|ちょっと|アイコン)/u;
+const PROJECT =
+  /\b(series|campaign|project|storyboard|video|film|trailer|brand|branding|identity|multiple|several|set of|collection|launch|website|3d scene|scene|serie|reihe|kampagne|projekt|mehrere|marke|série|campagne|projet|serie|campaña|proyecto)\b|(系列|项目|活动|品牌|多张|一套|视频|分镜|シリーズ|プロジェクト|動画)/u;
+const DEICTIC =
+  /\b(that one|this one|that|this|it|them|those|the last one|the other one|das|dies|diese[ns]?|den|die|dem|es|sie|letzte[ns]?|celui|celle|ça|ese|esa|eso)\b|(那个|这个|那张|这张|它|刚才|上一个|それ|これ|あれ|さっき)/u;
+
+function taskFeatures(e: TaskIndexEntry): Set<string> {
+  return features(`${e.title} ${e.goal} ${e.summary} ${e.objects.join(' ')}`);
+}
+
+export function scoreCandidates(text: string, index: TaskIndexEntry[], now: Date): Candidate[] {
+  const msg = features(text);
+  return index
+    .map((e) => {
+      const lexical = overlap(msg, taskFeatures(e));
+      const recent = now.getTime() - e.lastActivityAt.getTime() < 24 * 3600_000 ? 0.03 : 0;
+      const live = ['QUEUED', 'RUNNING', 'WAITING', 'PAUSED'].includes(e.status) ? 0.02 : 0;
+      return { taskId: e.taskId, title: e.title, score: Math.min(1, 0.85 * lexical + 0.15 * Math.min(1, e.retrieval) + recent + live) };
+    })
+    .sort((a, b) => b.score - a.score || a.title.localeCompare(b.title));
+}
+
+export function routeOffline(text: string, index: TaskIndexEntry[], now = new Date()): RouteDecision {
+  const n = normalize(text);
+  const words = n.split(' ').filter(Boolean);
+  const candidates = scoreCandidates(text, index, now);
+  const top = candidates.slice(0, 3);
+  const [best, second] = candidates;
+  const creative = has(CREATE_VERB, n) || has(CREATE_CJK, n);
+  const decide = (outcome: RouteDecision['outcome'], reason: string, extra: Partial<RouteDecision> = {}): RouteDecision => ({
+    outcome,
+    method: 'RETRIEVAL',
+    taskId: null,
+    candidates: top,
+    reason,
+    ...extra,
+  });
+
+  if ((has(GREETING, n) || has(THANKS, n)) && words.length <= 6 && !creative) {
+    return decide('ANSWER', 'greeting or thanks', { reply: has(THANKS, n) ? 'You are welcome.' : 'Hello! What shall we make?' });
+  }
+  const question = text.trim().endsWith('?') || text.trim().endsWith('？') || has(QUESTION_START, n);
+  if (question && (has(APP_QUESTION, n) || !creative) && !(best && best.score >= STRONG && has(DEICTIC, n))) {
+    if (!best || best.score < STRONG || has(APP_QUESTION, n)) return decide('ANSWER', 'a question for the main thread');
+  }
+
+  // A clear match to one task.
+  if (best && best.score >= STRONG && (!second || best.score - second.score >= MARGIN)) {
+    return decide('EXISTING_TASK', `matches "${best.title}" (score ${best.score.toFixed(2)})`, { taskId: best.taskId });
+  }
+  // Close candidates: ask rather than guess.
+  if (best && second && best.score >= WEAK && best.score - second.score < MARGIN) {
+    return decide('CLARIFY', `"${best.title}" and "${second.title}" match about equally`);
+  }
+  // "Make that one blue": a reference to recent work without naming it.
+  if (has(DEICTIC, n) && words.length <= 12 && (!best || best.score < STRONG)) {
+    const recent = index
+      .filter((e) => now.getTime() - e.lastActivityAt.getTime() < RECENT_MS && e.status !== 'CANCELLED')
+      .sort((a, b) => b.lastActivityAt.getTime() - a.lastActivityAt.getTime());
+    if (recent.length === 1) {
+      return decide('EXISTING_TASK', `refers to the only recently active task "${recent[0]!.title}"`, { taskId: recent[0]!.taskId });
+    }
+    if (recent.length > 1) {
+      return decide('CLARIFY', `"${text.slice(0, 40)}" could mean ${recent.length} recent tasks`, {
+        candidates: recent.slice(0, 3).map((e) => ({ taskId: e.taskId, title: e.title, score: 0 })),
+      });
+    }
+  }
+  if (best && best.score >= STRONG) {
+    return decide('EXISTING_TASK', `matches "${best.title}"`, { taskId: best.taskId });
+  }
+  if (creative || words.length > 3) {
+    const title = text.trim().replace(/\s+/g, ' ').slice(0, 80);
+    if (has(LIGHT, n) && !has(PROJECT, n)) return decide('LIGHTWEIGHT_TASK', 'a single quick generation', { title });
+    if (best && best.score >= WEAK) return decide('CLARIFY', `new request resembles "${best.title}"`);
+    return decide('NEW_TASK', 'a new piece of work', { title });
+  }
+  return decide(question ? 'ANSWER' : 'CLARIFY', 'too little to go on');
+}

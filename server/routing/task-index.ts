@@ -1,0 +1,57 @@
+// The router's compact task index: the most recently active tasks plus retrieval (full-text rank
+// and trigram similarity in PostgreSQL) for older ones. Its size is bounded by
+// INDEX_RECENT + INDEX_RETRIEVED entries of truncated fields, whatever the number of tasks.
+import type { PrismaClient } from '../db/client.ts';
+import { INDEX_FIELD_CHARS, INDEX_RECENT, INDEX_RETRIEVED, type TaskIndexEntry } from './types.ts';
+
+type Row = {
+  id: string;
+  title: string;
+  goal: string;
+  summary: string;
+  status: string;
+  kind: 'PERSISTENT' | 'LIGHTWEIGHT';
+  language: string | null;
+  last_activity_at: Date;
+  retrieval: number;
+};
+
+const cut = (s: string) => (s.length > INDEX_FIELD_CHARS ? s.slice(0, INDEX_FIELD_CHARS - 1) + '…' : s);
+
+export async function loadTaskIndex(prisma: PrismaClient, workspaceId: string, text: string): Promise<TaskIndexEntry[]> {
+  const cols = `id, title, left(goal, ${INDEX_FIELD_CHARS}) AS goal, left(summary, ${INDEX_FIELD_CHARS}) AS summary, status, kind, language, last_activity_at`;
+  const recent = await prisma.$queryRawUnsafe<Row[]>(
+    `SELECT ${cols}, 0::float8 AS retrieval FROM tasks
+      WHERE workspace_id = $1::uuid AND archived_at IS NULL AND merged_into_id IS NULL
+      ORDER BY last_activity_at DESC LIMIT ${INDEX_RECENT}`,
+    workspaceId,
+  );
+  const retrieved = text.trim()
+    ? await prisma.$queryRawUnsafe<Row[]>(
+        `SELECT ${cols},
+                (ts_rank(search_tsv, plainto_tsquery('simple', $2)) + similarity(search_text, $2))::float8 AS retrieval
+           FROM tasks
+          WHERE workspace_id = $1::uuid AND archived_at IS NULL AND merged_into_id IS NULL
+            AND (search_tsv @@ plainto_tsquery('simple', $2) OR search_text % $2)
+          ORDER BY retrieval DESC LIMIT ${INDEX_RETRIEVED}`,
+        workspaceId,
+        text.slice(0, 500),
+      )
+    : [];
+  const byId = new Map<string, Row>();
+  for (const r of [...retrieved, ...recent]) if (!byId.has(r.id)) byId.set(r.id, r);
+  const rows = [...byId.values()];
+  const refs = await prisma.taskObjectRef.findMany({ where: { taskId: { in: rows.map((r) => r.id) } }, select: { taskId: true, objectId: true } });
+  return rows.map((r) => ({
+    taskId: r.id,
+    title: cut(r.title),
+    goal: r.goal,
+    summary: r.summary,
+    status: r.status,
+    kind: r.kind,
+    language: r.language,
+    lastActivityAt: r.last_activity_at,
+    objects: refs.filter((x) => x.taskId === r.id).slice(0, 5).map((x) => x.objectId),
+    retrieval: Number(r.retrieval) || 0,
+  }));
+}

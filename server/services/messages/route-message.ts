@@ -1,0 +1,88 @@
+// Deciding where a message goes (no writes): deterministic routes first, then the router over the
+// bounded task index, then the duplicate check before anything new is created.
+import { visibleWorkspaceIds } from '../../auth/access.ts';
+import type { Viewer } from '../../auth/viewer.ts';
+import type { Deps } from '../../deps.ts';
+import { badInput, conflict, notFound } from '../../errors.ts';
+import { routeDeterministic, type ResolvedCardOption } from '../../routing/deterministic.ts';
+import { routeOffline, scoreCandidates } from '../../routing/offline-router.ts';
+import { loadTaskIndex } from '../../routing/task-index.ts';
+import type { RouteDecision, TaskIndexEntry } from '../../routing/types.ts';
+import { loadTaskFor } from '../tasks/load-task.ts';
+
+export const DUPLICATE_WINDOW = 50;
+export const DUPLICATE_SCORE = 0.5;
+
+export type RoutingInput = {
+  workspaceId: string;
+  threadId: string;
+  text: string;
+  taskId?: string | null;
+  objectId?: string | null;
+  cardAction?: { cardId: string; optionId: string } | null;
+};
+
+export type Routed = { decision: RouteDecision; indexSize: number; card: { id: string } | null };
+
+export async function routeMessage(deps: Deps, viewer: Viewer, input: RoutingInput, now = new Date()): Promise<Routed> {
+  const { prisma } = deps;
+  let card: ResolvedCardOption | null = null;
+  let cardRow: { id: string } | null = null;
+  if (input.cardAction) {
+    const c = await prisma.card.findFirst({ where: { id: input.cardAction.cardId, threadId: input.threadId } });
+    if (!c) throw notFound('Card');
+    if (c.status !== 'OPEN') throw conflict('This card was already answered', { choice: c.choice });
+    const opt = (c.options as (ResolvedCardOption & { id: string })[]).find((o) => o.id === input.cardAction!.optionId);
+    if (!opt) throw badInput('No such option on this card', { argument: 'cardAction.optionId' });
+    card = opt;
+    cardRow = { id: c.id };
+  }
+  if (input.taskId) await loadTaskFor(prisma, viewer, input.taskId, 'write');
+  const owners = input.objectId
+    ? (
+        await prisma.taskObjectRef.findMany({
+          where: { objectId: input.objectId, task: { workspaceId: { in: visibleWorkspaceIds(viewer) }, archivedAt: null } },
+          select: { taskId: true, task: { select: { title: true } } },
+        })
+      ).map((r) => ({ taskId: r.taskId, title: r.task.title }))
+    : undefined;
+  const det = routeDeterministic({ taskId: input.taskId, card, objectId: input.objectId, objectOwners: owners });
+  if (det) return { decision: det, indexSize: 0, card: cardRow };
+
+  const index = await loadTaskIndex(prisma, input.workspaceId, input.text);
+  let decision = routeOffline(input.text, index, now);
+  if (decision.outcome === 'NEW_TASK') decision = await duplicateCheck(deps, input, decision, now);
+  return { decision, indexSize: index.length, card: cardRow };
+}
+
+/**
+ * Before a persistent task is created: compare with the most recent running tasks. A likely
+ * duplicate goes back as a choice between continuing it and creating a new task.
+ */
+async function duplicateCheck(deps: Deps, input: RoutingInput, decision: RouteDecision, now: Date): Promise<RouteDecision> {
+  const running = await deps.prisma.task.findMany({
+    where: { workspaceId: input.workspaceId, archivedAt: null, mergedIntoId: null, status: { in: ['QUEUED', 'RUNNING', 'WAITING', 'PAUSED'] } },
+    orderBy: { lastActivityAt: 'desc' },
+    take: DUPLICATE_WINDOW,
+  });
+  const entries: TaskIndexEntry[] = running.map((t) => ({
+    taskId: t.id,
+    title: t.title,
+    goal: t.goal.slice(0, 200),
+    summary: t.summary.slice(0, 200),
+    status: t.status,
+    kind: t.kind,
+    language: t.language,
+    lastActivityAt: t.lastActivityAt,
+    objects: [],
+    retrieval: 0,
+  }));
+  const [best] = scoreCandidates(input.text, entries, now);
+  if (!best || best.score < DUPLICATE_SCORE) return decision;
+  return {
+    ...decision,
+    outcome: 'CLARIFY',
+    candidates: [best],
+    reason: `likely a duplicate of the running task "${best.title}" (score ${best.score.toFixed(2)}): continue it or create a new one?`,
+  };
+}

@@ -1,0 +1,231 @@
+// sendMessage: the one entry point of the main thread. Routing (route-message.ts) decides; this
+// commits the message, the decision and its effect (inbox item and turn, new task, card or reply)
+// in one transaction. The same idempotency key never creates a second message.
+import { z } from 'zod';
+import { requireWorkspace } from '../../auth/access.ts';
+import type { Viewer } from '../../auth/viewer.ts';
+import { transactWithEvents, type Emit } from '../../channel/unit-of-work.ts';
+import type { Tx } from '../../db/client.ts';
+import type { Prisma } from '../../db/generated/client.ts';
+import type { Deps } from '../../deps.ts';
+import { detectLanguage, nextTaskLanguage, type LanguageCode } from '../../domain/language.ts';
+import { isTerminal, type TaskStatus } from '../../domain/task-status.ts';
+import { ensureTurn } from '../../runtime/turns.ts';
+import type { RouteDecision } from '../../routing/types.ts';
+import { getMainThread } from '../threads/get-main-thread.ts';
+import { parseInput } from '../validate.ts';
+import { answerInThread } from './answer.ts';
+import { routeMessage } from './route-message.ts';
+
+export const SendMessageInput = z.object({
+  workspaceId: z.string().uuid(),
+  text: z.string().trim().min(1).max(20_000),
+  taskId: z.string().uuid().optional(),
+  objectId: z.string().min(1).max(200).optional(),
+  cardAction: z.object({ cardId: z.string().uuid(), optionId: z.string().min(1).max(100) }).optional(),
+  idempotencyKey: z.string().min(1).max(200),
+});
+
+export type SendMessageResult = {
+  messageId: string;
+  decisionId: string;
+  decision: RouteDecision;
+  /** The task the message was delivered to (existing or created), if any. */
+  taskId: string | null;
+  cardId: string | null;
+  replyId: string | null;
+  duplicate: boolean;
+};
+
+const LIVE: TaskStatus[] = ['QUEUED', 'RUNNING', 'WAITING'];
+
+export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeof SendMessageInput>): Promise<SendMessageResult> {
+  const input = parseInput(SendMessageInput, raw);
+  requireWorkspace(viewer, input.workspaceId, 'write');
+  const thread = await getMainThread(deps, viewer, input.workspaceId);
+  const existing = await findSent(deps, thread.id, input.idempotencyKey);
+  if (existing) return existing;
+
+  const routed = await routeMessage(deps, viewer, { ...input, threadId: thread.id });
+  const detected = detectLanguage(input.text);
+  try {
+    const { value } = await transactWithEvents(deps, async (tx, emit) => {
+      const message = await tx.message.create({
+        data: {
+          threadId: thread.id,
+          workspaceId: input.workspaceId,
+          authorUserId: viewer.userId,
+          role: 'USER',
+          text: input.text,
+          taskId: input.taskId ?? null,
+          objectId: input.objectId ?? null,
+          cardAction: (input.cardAction ?? undefined) as Prisma.InputJsonValue | undefined,
+          language: detected.language === 'und' ? null : detected.language,
+          idempotencyKey: input.idempotencyKey,
+        },
+      });
+      if (routed.card) {
+        await tx.card.update({
+          where: { id: routed.card.id },
+          data: { status: 'RESOLVED', choice: input.cardAction!.optionId, resolvedAt: new Date() },
+        });
+      }
+      const effect = await applyDecision(deps, tx, emit, viewer, { ...input, threadId: thread.id, messageId: message.id }, routed.decision);
+      const decision = await tx.routeDecision.create({
+        data: {
+          messageId: message.id,
+          workspaceId: input.workspaceId,
+          outcome: routed.decision.outcome,
+          method: routed.decision.method,
+          taskId: effect.taskId ?? routed.decision.taskId,
+          candidates: routed.decision.candidates as unknown as Prisma.InputJsonValue,
+          reason: routed.decision.reason,
+          indexSize: routed.indexSize,
+        },
+      });
+      if (effect.taskId) await tx.message.update({ where: { id: message.id }, data: { taskId: effect.taskId, inboxItemId: effect.inboxItemId } });
+      return {
+        messageId: message.id,
+        decisionId: decision.id,
+        decision: routed.decision,
+        taskId: effect.taskId,
+        cardId: effect.cardId,
+        replyId: effect.replyId,
+        duplicate: false,
+      };
+    });
+    return value;
+  } catch (e) {
+    // A concurrent send with the same key won: return what it created.
+    if (/Unique constraint|P2002|23505/.test(String((e as Error).message))) {
+      const again = await findSent(deps, thread.id, input.idempotencyKey);
+      if (again) return again;
+    }
+    throw e;
+  }
+}
+
+async function findSent(deps: Deps, threadId: string, key: string): Promise<SendMessageResult | null> {
+  const m = await deps.prisma.message.findUnique({
+    where: { threadId_idempotencyKey: { threadId, idempotencyKey: key } },
+    include: { routes: { where: { supersededAt: null }, orderBy: { createdAt: 'desc' }, take: 1 } },
+  });
+  const d = m?.routes[0];
+  if (!m || !d) return null;
+  const card = await deps.prisma.card.findFirst({ where: { messageId: m.id }, select: { id: true } });
+  const reply = await deps.prisma.message.findFirst({ where: { threadId, role: 'ASSISTANT', idempotencyKey: `reply:${m.id}` }, select: { id: true } });
+  return {
+    messageId: m.id,
+    decisionId: d.id,
+    decision: { outcome: d.outcome, method: d.method, taskId: d.taskId, candidates: d.candidates as RouteDecision['candidates'], reason: d.reason },
+    taskId: m.taskId,
+    cardId: card?.id ?? null,
+    replyId: reply?.id ?? null,
+    duplicate: true,
+  };
+}
+
+type Effect = { taskId: string | null; inboxItemId: string | null; cardId: string | null; replyId: string | null };
+
+async function applyDecision(
+  deps: Deps,
+  tx: Tx,
+  emit: Emit,
+  viewer: Viewer,
+  input: { workspaceId: string; threadId: string; messageId: string; text: string },
+  d: RouteDecision,
+): Promise<Effect> {
+  const none: Effect = { taskId: null, inboxItemId: null, cardId: null, replyId: null };
+  const actor = { kind: 'USER' as const, id: viewer.userId };
+  const detected = detectLanguage(input.text);
+  switch (d.outcome) {
+    case 'ANSWER': {
+      const reply = await answerInThread(tx, input, d);
+      return { ...none, replyId: reply.id };
+    }
+    case 'CLARIFY': {
+      const options = [
+        ...d.candidates.slice(0, 3).map((c, i) => ({ id: `t${i}`, label: `Continue "${c.title}"`, taskId: c.taskId, action: 'continue' })),
+        { id: 'new', label: 'Start a new task', taskId: null, action: 'create' },
+      ];
+      const prompt = d.candidates.length ? 'Which task is this for?' : 'Could you say a bit more about what you would like?';
+      const card = await tx.card.create({
+        data: { workspaceId: input.workspaceId, threadId: input.threadId, messageId: input.messageId, kind: 'CLARIFY', prompt, options },
+      });
+      const reply = await tx.message.create({
+        data: { threadId: input.threadId, workspaceId: input.workspaceId, role: 'ASSISTANT', text: prompt, idempotencyKey: `reply:${input.messageId}` },
+      });
+      return { ...none, cardId: card.id, replyId: reply.id };
+    }
+    case 'EXISTING_TASK': {
+      const task = await tx.task.findUniqueOrThrow({ where: { id: d.taskId! } });
+      if (task.archivedAt || isTerminal(task.status)) {
+        // Validation before execution: an ended or archived task is not silently written to; the
+        // message starts a follow-up task that carries the old one's outcome as context.
+        return createTask(deps, tx, emit, viewer, input, {
+          title: `Follow-up: ${task.title}`.slice(0, 200),
+          goal: `${input.text}\n\n(Continues "${task.title}": ${task.summary || task.goal})`.slice(0, 10_000),
+          kind: 'PERSISTENT',
+          language: knownLanguage(nextTaskLanguage((task.language as LanguageCode | null) ?? null, input.text)),
+        });
+      }
+      const item = await tx.inboxItem.create({
+        data: {
+          taskId: task.id,
+          workspaceId: task.workspaceId,
+          kind: 'MESSAGE',
+          text: input.text,
+          authorUserId: viewer.userId,
+          idempotencyKey: `message:${input.messageId}`,
+        },
+      });
+      const next = nextTaskLanguage((task.language as LanguageCode | null) ?? null, input.text);
+      const language = next === 'und' ? task.language : next;
+      await tx.task.update({ where: { id: task.id }, data: { lastActivityAt: new Date(), language } });
+      emit(task.id, { type: 'MESSAGE_RECEIVED', actor, payload: { messageId: input.messageId, inboxItemId: item.id, text: input.text } });
+      if (language !== task.language) emit(task.id, { type: 'TASK_LANGUAGE_CHANGED', actor, payload: { from: task.language, language } });
+      if (LIVE.includes(task.status)) await ensureTurn(tx, deps.scheduler, task);
+      return { ...none, taskId: task.id, inboxItemId: item.id };
+    }
+    case 'NEW_TASK':
+    case 'LIGHTWEIGHT_TASK':
+      return createTask(deps, tx, emit, viewer, input, {
+        title: d.title ?? input.text.slice(0, 80),
+        goal: input.text,
+        kind: d.outcome === 'LIGHTWEIGHT_TASK' ? 'LIGHTWEIGHT' : 'PERSISTENT',
+        language: knownLanguage(detected.language),
+      });
+  }
+}
+
+const knownLanguage = (l: LanguageCode): string | null => (l === 'und' ? null : l);
+
+async function createTask(
+  deps: Deps,
+  tx: Tx,
+  emit: Emit,
+  viewer: Viewer,
+  input: { workspaceId: string; messageId: string; text: string },
+  t: { title: string; goal: string; kind: 'PERSISTENT' | 'LIGHTWEIGHT'; language: string | null },
+): Promise<Effect> {
+  const task = await tx.task.create({
+    data: { workspaceId: input.workspaceId, createdById: viewer.userId, title: t.title, goal: t.goal, kind: t.kind, language: t.language },
+  });
+  emit(task.id, {
+    type: 'TASK_CREATED',
+    actor: { kind: 'USER', id: viewer.userId },
+    payload: { title: task.title, goal: task.goal, status: task.status, kind: task.kind, language: task.language, messageId: input.messageId },
+  });
+  const item = await tx.inboxItem.create({
+    data: {
+      taskId: task.id,
+      workspaceId: task.workspaceId,
+      kind: 'MESSAGE',
+      text: input.text,
+      authorUserId: viewer.userId,
+      idempotencyKey: `message:${input.messageId}`,
+    },
+  });
+  await ensureTurn(tx, deps.scheduler, task);
+  return { taskId: task.id, inboxItemId: item.id, cardId: null, replyId: null };
+}
