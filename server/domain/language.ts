@@ -227,7 +227,6 @@ const LEXICON: ReadonlyMap<string, Entry> = (() => {
   return m;
 })();
 
-
 /** Letters of unknown words: per word, each language takes the maximum over its letters. */
 const LETTERS: ReadonlyMap<string, Weights> = new Map<string, Weights>([
   ['ß', { de: 1 }],
@@ -296,10 +295,10 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, Weights]> = [
 const UNKNOWN_WORD_CAP = 0.8;
 const EN_CLITIC = /^(?:s|t|re|ll|ve|d|m)$/;
 
-function addWeights(into: Float64Array, w: Weights, scale = 1): void {
+function addWeights(into: Float64Array, w: Weights): void {
   for (const k in w) {
     const v = w[k as keyof Weights];
-    if (v !== undefined) into[bucketOf(k as keyof Weights)]! += v * scale;
+    if (v !== undefined) into[bucketOf(k as keyof Weights)]! += v;
   }
 }
 
@@ -369,14 +368,27 @@ const DIGIT_TOKEN = /[\p{Script=Latin}\p{N}]*\p{N}[\p{Script=Latin}\p{N}]*/gu;
 const ACRONYM = /(?<![\p{L}\p{M}'’])\p{Lu}{2,}(?![\p{L}\p{M}'’])/gu;
 const HAS_LOWER = /\p{Ll}/u;
 const HAS_LETTER = /\p{L}/u;
+const HAS_DIGIT = /\p{N}/u;
+
+const QUOTE_CHARS = /["“„«»「『'‘]/;
+const CODE_CHARS = /[{}<>=$\\|/_]|\p{Ll}\p{Lu}/u;
 
 function clean(text: string): string {
-  let t = text.normalize('NFC').replace(CODE_BLOCK, ' ').replace(URL, ' ').replace(EMAIL, ' ');
-  t = t.replace(MENTION, ' ').replace(FILE, ' ').replace(TAG, ' ');
-  const unquoted = t.replace(QUOTED, ' ');
-  // Everything quoted (a pasted instruction, say): the quote is all we have.
-  if (HAS_LETTER.test(unquoted) || !HAS_LETTER.test(t)) t = unquoted;
-  t = t.replace(CODE_TOKEN, ' ').replace(DIGIT_TOKEN, ' ').replace(/[’‘`´]/g, "'");
+  // Each pass runs only when its trigger character is present: most messages skip most of them.
+  let t = text.normalize('NFC');
+  if (t.includes('`')) t = t.replace(CODE_BLOCK, ' ');
+  if (t.includes('://') || t.includes('www.')) t = t.replace(URL, ' ');
+  if (t.includes('@')) t = t.replace(EMAIL, ' ').replace(MENTION, ' ');
+  if (t.includes('.')) t = t.replace(FILE, ' ');
+  if (t.includes('#')) t = t.replace(TAG, ' ');
+  if (QUOTE_CHARS.test(t)) {
+    const unquoted = t.replace(QUOTED, ' ');
+    // Everything quoted (a pasted instruction, say): the quote is all we have.
+    if (HAS_LETTER.test(unquoted) || !HAS_LETTER.test(t)) t = unquoted;
+  }
+  if (CODE_CHARS.test(t)) t = t.replace(CODE_TOKEN, ' ');
+  if (HAS_DIGIT.test(t)) t = t.replace(DIGIT_TOKEN, ' ');
+  t = t.replace(/[’‘`´]/g, "'");
   if (HAS_LOWER.test(t)) t = t.replace(ACRONYM, ' ');
   return t;
 }

@@ -39,6 +39,7 @@ const CFG = QUICK
       maxKills: 2,
       /** Start (b)'s worker processes while (a)'s end-to-end case runs (saves ~10 s). */
       overlapE2e: true,
+      feedDeadlineS: 40,
       killGapMs: [1500, 3000] as const,
       /** Worker processes started before the first task (more than one so a kill never leaves none). */
       initialWorkers: 3,
@@ -52,15 +53,18 @@ const CFG = QUICK
       overheadSteps: 10,
       concurrency: 4,
       warmupTasks: 3,
-      e2eTasks: 20,
+      e2eTasks: 12,
       recoveryTasks: 200,
       inFlight: 20,
-      maxKills: Infinity,
+      /** Kills are bounded by worker start-up (each replacement costs seconds of CPU on a small machine). */
+      maxKills: 10,
       overlapE2e: false,
+      /** No new task after this many seconds of the whole run (a guard for a heavily shared machine). */
+      feedDeadlineS: 190,
       killGapMs: [1500, 3000] as const,
       initialWorkers: 2,
       poolTarget: 2,
-      settleTimeoutMs: 120_000,
+      settleTimeoutMs: 90_000,
     };
 
 /** Environment of the worker processes of (b) (ATELIER_LOG_LEVEL=info to count supersessions). */
@@ -221,6 +225,8 @@ type OverheadRun = {
   steps: number;
   concurrency: number;
   wallMs: number;
+  /** CPU time of this (the only Node) process during the run. */
+  cpuMs: number;
   turnMs: number[];
   /** Between consecutive bench_noop runs of one task: one whole step in steady state. */
   steadyStepMs: number[];
@@ -246,6 +252,7 @@ async function runOverhead(t: TestApp, n: number, concurrency: number, prefix: s
   const tasks = await prepareTasks(t, n, prefix);
   const turnMs: number[] = [];
   let notCompleted = 0;
+  const cpu0 = process.cpuUsage();
   const { value: wallMs, counts } = await counted(async () => {
     let next = 0;
     const start = performance.now();
@@ -263,6 +270,8 @@ async function runOverhead(t: TestApp, n: number, concurrency: number, prefix: s
     );
     return performance.now() - start;
   });
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   const steadyStepMs: number[] = [];
   for (const { taskId } of tasks) {
     const runs = noopRuns.get(taskId) ?? [];
@@ -270,7 +279,7 @@ async function runOverhead(t: TestApp, n: number, concurrency: number, prefix: s
   }
   const done = await prisma.task.count({ where: { id: { in: tasks.map((x) => x.taskId) }, status: 'COMPLETED' } });
   notCompleted = Math.max(notCompleted, tasks.length - done);
-  return { tasks: n, steps: n * stepsPerTask, concurrency, wallMs, turnMs, steadyStepMs, counts, notCompleted };
+  return { tasks: n, steps: n * stepsPerTask, concurrency, wallMs, cpuMs, turnMs, steadyStepMs, counts, notCompleted };
 }
 
 /** `commits` transactions BEGIN; INSERT one row; COMMIT on `concurrency` raw pg connections. */
@@ -340,8 +349,9 @@ type E2eResult = {
 /** The same tasks through pg-boss and a real in-process worker (wake-up latency included). */
 async function runE2e(t: TestApp, n: number, concurrency: number): Promise<E2eResult> {
   const { prisma, scheduler } = t.app.deps;
+  // The wake-ups of the turns already run by hand would only be no-ops now: drop them, then start.
+  await scheduler.boss.deleteQueuedJobs(TURN_QUEUE);
   const worker = await t.app.startWorker({ concurrency });
-  // Let the worker drain the wake-ups of the turns already run by hand (they are no-ops now).
   const drainUntil = Date.now() + 20_000;
   while (Date.now() < drainUntil) {
     const r = await prisma.$queryRawUnsafe<{ n: number }[]>(
@@ -565,7 +575,7 @@ async function benchRecovery(t: TestApp, pool: Pool) {
   const taskIds: string[] = [];
   let allEnded = false;
   let feedDone = false;
-  const phaseStart = pool.startedAt;
+  let feedStoppedEarly = false;
 
   const live = () => workers.filter((w) => !w.exited);
   const ready = () => live().filter((w) => w.readyAt !== undefined);
@@ -587,6 +597,10 @@ async function benchRecovery(t: TestApp, pool: Pool) {
   // Feeder: keeps CFG.inFlight tasks not yet ended, until N have been created.
   const feeder = (async () => {
     while (taskIds.length < N) {
+      if (performance.now() - T0 > CFG.feedDeadlineS * 1000) {
+        feedStoppedEarly = true;
+        break;
+      }
       const deficit = Math.min(CFG.inFlight - (await notEnded()), N - taskIds.length);
       for (let i = 0; i < deficit; i++) {
         const task = await createTask(t.app.deps, viewer, { workspaceId, title: `recovery-${taskIds.length}` });
@@ -598,8 +612,9 @@ async function benchRecovery(t: TestApp, pool: Pool) {
   })();
 
   const stopKilling = () => allEnded || kills.length >= CFG.maxKills || (feedDone && !QUICK);
-  // Killer: every 1.5–3 s, SIGKILL the oldest ready worker process — only when another worker is
-  // ready, so one stays alive — then start a replacement. The next kill waits for the replacement.
+  // Killer: at least 1.5–3 s after the previous kill, SIGKILL the oldest ready worker process — only
+  // when another worker is ready, so one stays alive — then start a replacement (while more kills
+  // are to come). The next kill waits for the replacement to be ready.
   const killer = (async () => {
     let lastKill = Date.now();
     while (!stopKilling()) {
@@ -618,7 +633,7 @@ async function benchRecovery(t: TestApp, pool: Pool) {
       const rows = await prisma.$queryRawUnsafe<
         { task_id: string; number: number; generation: number; lease_expires_at: Date | null; owner: string | null }[]
       >(`SELECT task_id, number, generation, lease_expires_at, lease_owner AS owner FROM turns WHERE status = 'RUNNING'`);
-      const mine = rows.filter((r) => r.owner?.split(':')[1] === String(victim.pid));
+      const mine = rows.filter((r) => r.owner?.includes(`:${victim.pid}:`));
       kills.push({
         n: kills.length + 1,
         pid: victim.pid,
@@ -646,9 +661,8 @@ async function benchRecovery(t: TestApp, pool: Pool) {
     if (live().length === 0) addWorker();
     await sleep(100);
   }
-  allEnded = (await notEnded()) === 0;
   const loadMs = Date.now() - loadStart;
-  allEnded = true; // stops the killer either way
+  allEnded = true; // stops the killer (whether or not every task ended: the checks below say)
   await killer;
   for (const w of live()) w.child.kill('SIGKILL');
   await Promise.all(workers.map((w) => Promise.race([w.exit, sleep(5000)])));
@@ -723,7 +737,7 @@ async function benchRecovery(t: TestApp, pool: Pool) {
     }
   }
   const unexpectedStatus = tasks.filter((k) => TERMINAL.includes(k.status) && k.status !== 'COMPLETED').length;
-  if (tasks.length !== N) anomalies.push(`${tasks.length} tasks in the workspace, expected ${N}`);
+  if (tasks.length !== taskIds.length) anomalies.push(`${tasks.length} tasks in the workspace, ${taskIds.length} created`);
 
   // Recovery time of each affected task: kill → its first TURN_STARTED with takeover = true at a
   // later generation of the same turn (and, beside it, kill → its first event of any kind after the kill).
@@ -785,6 +799,13 @@ async function benchRecovery(t: TestApp, pool: Pool) {
     const start = l.find((e) => e.type === 'TURN_STARTED');
     taskLatency.push({ taskId, ms: end ? end.at.getTime() - created : NaN, startMs: start ? start.at.getTime() - created : NaN });
   }
+  const jobs = await prisma.$queryRawUnsafe<{ turn_id: string; generation: string; state: string; created: Date; started: Date | null; task_id: string }[]>(
+    `SELECT j.data->>'turnId' AS turn_id, j.data->>'generation' AS generation, j.state::text AS state,
+            j.created_on AS created, j.started_on AS started, u.task_id::text AS task_id
+       FROM pgboss.job j JOIN turns u ON u.id = (j.data->>'turnId')::uuid
+      WHERE j.name = $1 ORDER BY j.created_on`,
+    TURN_QUEUE,
+  );
   const slowest = [...taskLatency].sort((a, b) => (b.ms || Infinity) - (a.ms || Infinity)).slice(0, 3).map((x) => {
     const l = byTask.get(x.taskId)!;
     const created = l[0]!.created.getTime();
@@ -793,8 +814,28 @@ async function benchRecovery(t: TestApp, pool: Pool) {
       .filter((e) => e.type !== 'MODEL_CALL')
       .map((e) => `${e.type === 'TURN_STARTED' ? `TURN_STARTED(g${(e.payload as { generation?: number }).generation})` : e.type}@${e.at.getTime() - created}`)
       .join(' ');
-    return `task ${x.taskId.slice(0, 8)} ${fmt(x.ms, 0)} ms [${killsDuring.join(', ') || 'no kill'}]: ${line}`;
+    const jobLine = jobs
+      .filter((j) => j.task_id === x.taskId)
+      .map((j) => `job(g${j.generation}) ${j.state} created@${j.created.getTime() - created} started@${j.started ? j.started.getTime() - created : '-'}`)
+      .join('; ');
+    return `task ${x.taskId.slice(0, 8)} ${fmt(x.ms, 0)} ms [${killsDuring.join(', ') || 'no kill'}]: ${line}\n       wake-ups: ${jobLine}`;
   });
+  // Wake-ups: generation 0 is sent with the task (and re-sent only when the turn stayed QUEUED past
+  // ATELIER_STALE_QUEUED_MS, e.g. its job was fetched by a worker killed before it claimed the turn);
+  // generation g ≥ 1 is sent by watchdogs for an expired lease of generation g.
+  const jobsByKey = new Map<string, number>();
+  for (const j of jobs) jobsByKey.set(`${j.turn_id}:${j.generation}`, (jobsByKey.get(`${j.turn_id}:${j.generation}`) ?? 0) + 1);
+  let staleResent = 0;
+  let takeoverJobs = 0;
+  let takeoverKeys = 0;
+  for (const [key, n] of jobsByKey) {
+    if (key.endsWith(':0')) staleResent += n > 1 ? 1 : 0;
+    else {
+      takeoverKeys++;
+      takeoverJobs += n;
+    }
+  }
+  const killGaps = kills.slice(1).map((k, i) => k.killAt - kills[i]!.killAt);
   const logs = summarizeLogs(workers);
   const startMs = workers.filter((w) => w.readyAt !== undefined).map((w) => w.readyAt! - w.spawnedAt);
   const neverReady = workers.filter((w) => w.readyAt === undefined).length;
@@ -808,9 +849,9 @@ async function benchRecovery(t: TestApp, pool: Pool) {
   return {
     tasks: tasks.length,
     expectedTasks: N,
+    feedStoppedEarly,
     statuses,
     loadMs,
-    phaseMs: Date.now() - phaseStart,
     workersStarted: workers.length,
     neverReady,
     workerStartMs: { p50: percentile(startMs, 50), max: startMs.length ? Math.max(...startMs) : NaN },
@@ -820,6 +861,8 @@ async function benchRecovery(t: TestApp, pool: Pool) {
     affectedTotal,
     affectedNoTakeover,
     takeovers,
+    wakeups: { staleResent, takeoverJobs, takeoverKeys },
+    killGaps,
     taskMs: taskLatency.map((x) => x.ms).filter(Number.isFinite),
     pickupMs: taskLatency.map((x) => x.startMs).filter(Number.isFinite),
     slowest,
@@ -895,14 +938,15 @@ async function main() {
     `    ${CFG.overheadTasks} tasks × ${S} steps (${S - 1} × bench_noop, then complete_task); a step = one model call + its tool call.`,
   );
   out.push(`    runTurn() called in this process (no worker, no pg-boss); ms/step = wall time / steps, claim and completion included.`);
-  out.push(`    steady = time between consecutive bench_noop runs of one task (one whole step, claim/completion excluded).`);
+  out.push(`    steady = time between consecutive bench_noop runs of one task (one whole step, claim/completion excluded);`);
+  out.push(`    turn ms/step = mean runTurn() duration / steps (latency seen by one task); node cpu = this process's CPU time / steps.`);
   out.push(`    baseline = as many commits as the runtime made in that run (BEGIN…COMMIT transactions + autocommit writes),`);
   out.push(`    each BEGIN; INSERT one row; COMMIT on a raw pg connection (1 connection, or ${CFG.concurrency} for the concurrent row).`);
   out.push('');
   if (overhead) {
     out.push(
       table(
-        ['case', 'steps', 'wall ms', 'ms/step', 'steady p50/p99', 'turn ms/step', 'commits', 'baseline ms', 'base ms/step', 'ratio', 'not completed'],
+        ['case', 'steps', 'wall ms', 'ms/step', 'steady p50/p99', 'turn ms/step', 'node cpu ms/step', 'commits', 'baseline ms', 'base ms/step', 'ratio', 'not completed'],
         overhead.rows.map((r) => [
           r.label,
           String(r.run.steps),
@@ -910,6 +954,7 @@ async function main() {
           fmt(r.msPerStep, 2),
           `${fmt(percentile(r.run.steadyStepMs, 50), 2)}/${fmt(percentile(r.run.steadyStepMs, 99), 2)}`,
           fmt(mean(r.run.turnMs) / S, 2),
+          fmt(r.run.cpuMs / r.run.steps, 1),
           String(r.baselineCommits),
           fmt(r.baselineMs, 0),
           fmt(r.baselineMsPerStep, 2),
@@ -965,7 +1010,15 @@ async function main() {
         ` ${CFG.inFlight} not ended at any time; worker processes (concurrency ${WORKER_ENV.ATELIER_WORKER_CONCURRENCY} each) SIGKILLed`,
     );
     out.push(
-      `    every ${CFG.killGapMs[0] / 1000}–${CFG.killGapMs[1] / 1000} s when another worker is ready (the oldest ready one), a replacement started at once.`,
+      `    at least ${CFG.killGapMs[0] / 1000}–${CFG.killGapMs[1] / 1000} s apart and only while another worker is ready (so one stays alive): the oldest ready`,
+    );
+    out.push(
+      `    one is killed and a replacement started at once, so the interval is bounded below by a worker's start-up time. Kills stop after`,
+    );
+    out.push(
+      QUICK
+        ? `    ${CFG.maxKills} (quick: ${CFG.initialWorkers} workers started up front, no replacement needed) or when every task has ended.`
+        : `    ${CFG.maxKills} or when every task has been created; the last tasks then finish without kills.`,
     );
     out.push(
       `    ATELIER_LEASE_MS=${LEASE_MS}, ATELIER_WATCHDOG_MS=${WORKER_ENV.ATELIER_WATCHDOG_MS}, ATELIER_STALE_QUEUED_MS=${WORKER_ENV.ATELIER_STALE_QUEUED_MS}; pg-boss polls every 1 s per work() slot.`,
@@ -997,12 +1050,15 @@ async function main() {
       table(
         ['metric', 'value'],
         [
-          ['tasks (created / expected)', `${r.tasks} / ${r.expectedTasks}`],
+          [
+            'tasks (created / planned)',
+            `${r.tasks} / ${r.expectedTasks}${r.feedStoppedEarly ? ` (STOPPED EARLY: no new task after ${CFG.feedDeadlineS} s of run time)` : ''}`,
+          ],
           ['final statuses', Object.entries(r.statuses).map(([k, v]) => `${k} ${v}`).join(', ')],
           ['load duration', `${fmt(r.loadMs / 1000, 1)} s (${fmt((r.tasks / r.loadMs) * 1000, 1)} tasks/s)`],
           ['task create → ended p50 / p99 / max', `${fmt(percentile(r.taskMs, 50), 0)} / ${fmt(percentile(r.taskMs, 99), 0)} / ${r.taskMs.length ? fmt(Math.max(...r.taskMs), 0) : 'n/a'} ms`],
           ['task create → first TURN_STARTED p50 / p99', `${fmt(percentile(r.pickupMs, 50), 0)} / ${fmt(percentile(r.pickupMs, 99), 0)} ms`],
-          ['kills', String(r.killCount)],
+          ['kills', `${r.killCount} (interval p50 ${fmt(percentile(r.killGaps, 50) / 1000, 1)} s, min ${r.killGaps.length ? fmt(Math.min(...r.killGaps) / 1000, 1) : 'n/a'} s)`],
           ['worker processes started / never ready', `${r.workersStarted} / ${r.neverReady}`],
           ['worker start → ready p50 / max', `${fmt(r.workerStartMs.p50 / 1000, 1)} / ${fmt(r.workerStartMs.max / 1000, 1)} s`],
           ['time with no ready worker during the load', `${fmt(r.noWorkerMs / 1000, 1)} s`],
@@ -1013,6 +1069,8 @@ async function main() {
           ['lease expiry → takeover p50 / p99', `${fmt(percentile(rec.afterExpiry, 50), 0)} / ${fmt(percentile(rec.afterExpiry, 99), 0)} ms (watchdog + pg-boss pick-up + claim)`],
           ['takeovers recorded (all tasks) / by affected tasks', `${r.takeovers} / ${rec.toTakeover.length}`],
           ['superseded turns logged by workers', String(r.logs.superseded)],
+          ['turns whose first wake-up was lost (re-sent as stale QUEUED)', String(r.wakeups.staleResent)],
+          ['takeover wake-ups sent / distinct (turn, generation)', `${r.wakeups.takeoverJobs} / ${r.wakeups.takeoverKeys}`],
           ['ANOMALIES', String(r.anomalies.length)],
           ['  not in a terminal state', String(r.checks.notTerminal)],
           ['  terminal TASK_STATUS_CHANGED count ≠ 1', String(r.checks.terminalEventAnomalies)],
@@ -1054,6 +1112,7 @@ async function main() {
         steadyStepP50: round(percentile(r.run.steadyStepMs, 50), 3),
         steadyStepP99: round(percentile(r.run.steadyStepMs, 99), 3),
         turnMsPerStep: round(mean(r.run.turnMs) / S, 3),
+        nodeCpuMsPerStep: round(r.run.cpuMs / r.run.steps, 2),
         sql: r.run.counts,
         baselineCommits: r.baselineCommits,
         baselineMs: round(r.baselineMs, 1),
@@ -1078,9 +1137,16 @@ async function main() {
     recovery: recovery && {
       tasks: recovery.tasks,
       expectedTasks: recovery.expectedTasks,
+      feedStoppedEarly: recovery.feedStoppedEarly,
       statuses: recovery.statuses,
       loadMs: recovery.loadMs,
       kills: recovery.killCount,
+      killIntervalP50Ms: round(percentile(recovery.killGaps, 50), 0),
+      taskCreateToEndP50: round(percentile(recovery.taskMs, 50), 0),
+      taskCreateToEndP99: round(percentile(recovery.taskMs, 99), 0),
+      staleQueuedResent: recovery.wakeups.staleResent,
+      takeoverWakeups: recovery.wakeups.takeoverJobs,
+      takeoverKeys: recovery.wakeups.takeoverKeys,
       workersStarted: recovery.workersStarted,
       workerStartP50Ms: round(recovery.workerStartMs.p50, 0),
       noWorkerMs: recovery.noWorkerMs,

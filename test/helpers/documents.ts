@@ -123,3 +123,28 @@ export const TaskJournal = graphql(`
     }
   }
 `);
+
+export const SendMessage = graphql(`
+  mutation SendMessage($input: SendMessageInput!) {
+    sendMessage(input: $input) {
+      duplicate
+      message { id text language delivery { state step } }
+      route { outcome method reason indexSize task { id title } candidates { title score task { id } } }
+      task { id title status }
+      card { id prompt status options { id label action task { id } } }
+      reply { id text }
+    }
+  }
+`);
+
+export const WithdrawMessage = graphql(`
+  mutation WithdrawMessage($messageId: ID!) {
+    withdrawMessage(messageId: $messageId) { message { id text delivery { state } } }
+  }
+`);
+
+export const ReplaceMessage = graphql(`
+  mutation ReplaceMessage($messageId: ID!, $text: String!) {
+    replaceMessage(messageId: $messageId, text: $text) { message { id text } }
+  }
+`);

@@ -5,13 +5,12 @@ import type { Viewer } from '../../auth/viewer.ts';
 import type { Deps } from '../../deps.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
 import { routeDeterministic, type ResolvedCardOption } from '../../routing/deterministic.ts';
-import { routeOffline, scoreCandidates } from '../../routing/offline-router.ts';
+import { asDuplicateQuestion, likelyDuplicate, routeOffline } from '../../routing/offline-router.ts';
 import { loadTaskIndex } from '../../routing/task-index.ts';
 import type { RouteDecision, TaskIndexEntry } from '../../routing/types.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
 
 export const DUPLICATE_WINDOW = 50;
-export const DUPLICATE_SCORE = 0.5;
 
 export type RoutingInput = {
   workspaceId: string;
@@ -59,7 +58,12 @@ export async function routeMessage(deps: Deps, viewer: Viewer, input: RoutingInp
  * Before a persistent task is created: compare with the most recent running tasks. A likely
  * duplicate goes back as a choice between continuing it and creating a new task.
  */
-async function duplicateCheck(deps: Deps, input: RoutingInput, decision: RouteDecision, now: Date): Promise<RouteDecision> {
+export async function duplicateCheck(
+  deps: Deps,
+  input: Pick<RoutingInput, 'workspaceId' | 'text'>,
+  decision: RouteDecision,
+  now: Date,
+): Promise<RouteDecision> {
   const running = await deps.prisma.task.findMany({
     where: { workspaceId: input.workspaceId, archivedAt: null, mergedIntoId: null, status: { in: ['QUEUED', 'RUNNING', 'WAITING', 'PAUSED'] } },
     orderBy: { lastActivityAt: 'desc' },
@@ -77,12 +81,6 @@ async function duplicateCheck(deps: Deps, input: RoutingInput, decision: RouteDe
     objects: [],
     retrieval: 0,
   }));
-  const [best] = scoreCandidates(input.text, entries, now);
-  if (!best || best.score < DUPLICATE_SCORE) return decision;
-  return {
-    ...decision,
-    outcome: 'CLARIFY',
-    candidates: [best],
-    reason: `likely a duplicate of the running task "${best.title}" (score ${best.score.toFixed(2)}): continue it or create a new one?`,
-  };
+  const dup = likelyDuplicate(input.text, entries, now);
+  return dup ? asDuplicateQuestion(decision, dup) : decision;
 }

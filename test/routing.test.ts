@@ -1,0 +1,203 @@
+// The main thread: deterministic routes first, the offline router second (bounded index, CLARIFY
+// rather than a wrong guess), duplicate check, cards, validation before execution, withdraw/replace,
+// and the task's language.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { buildWorkerInput } from '../server/runtime/context.ts';
+import { duplicateCheck } from '../server/services/messages/route-message.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { gql, gqlOk, toGlobalId } from './helpers/clients.ts';
+import { ReplaceMessage, SendMessage, WithdrawMessage } from './helpers/documents.ts';
+import { fromGlobalId } from './helpers/ids.ts';
+
+let t: TestApp;
+let ws: string;
+let n = 0;
+const key = () => `k-${++n}`;
+
+before(async () => {
+  t = await startTestApp('routing');
+  ws = toGlobalId('Workspace', t.a.workspaceId);
+});
+after(async () => {
+  await t.close();
+});
+
+const send = (text: string, extra: Record<string, unknown> = {}, token = t.a.ownerToken) =>
+  gql(t.url, token, SendMessage, { input: { workspaceId: ws, text, idempotencyKey: key(), ...extra } });
+const sendOk = async (text: string, extra: Record<string, unknown> = {}) => {
+  const r = await send(text, extra);
+  if (r.errors || !r.data) throw new Error(JSON.stringify(r.errors));
+  return r.data.sendMessage;
+};
+async function makeTask(title: string, status = 'RUNNING', extra: Record<string, unknown> = {}) {
+  return t.app.deps.prisma.task.create({ data: { workspaceId: t.a.workspaceId, title, goal: title, status: status as 'RUNNING', ...extra } });
+}
+
+describe('deterministic routes', () => {
+  test('a message sent from a task goes to that task by code; the same key never creates a second message', async () => {
+    const task = await makeTask('Brochure for the museum');
+    const input = { workspaceId: ws, text: 'use the darker logo', taskId: toGlobalId('Task', task.id), idempotencyKey: 'fixed-key' };
+    const a = (await gqlOk(t.url, t.a.ownerToken, SendMessage, { input })).sendMessage;
+    const b = (await gqlOk(t.url, t.a.ownerToken, SendMessage, { input })).sendMessage;
+    assert.equal(a.route.outcome, 'EXISTING_TASK');
+    assert.equal(a.route.method, 'DETERMINISTIC');
+    assert.equal(a.route.indexSize, 0, 'no index, no model');
+    assert.equal(a.task?.id, toGlobalId('Task', task.id));
+    assert.equal(a.message.delivery?.state, 'DELIVERED');
+    assert.equal(b.duplicate, true);
+    assert.equal(b.message.id, a.message.id);
+    assert.equal(await t.app.deps.prisma.message.count({ where: { idempotencyKey: 'fixed-key' } }), 1);
+    assert.equal(await t.app.deps.prisma.inboxItem.count({ where: { taskId: task.id } }), 1);
+    assert.equal(await t.app.deps.prisma.turn.count({ where: { taskId: task.id, status: 'QUEUED' } }), 1, 'a turn will read it');
+  });
+
+  test('an object tied to one task routes to it; tied to two, the user is asked', async () => {
+    const a = await makeTask('Logo refresh');
+    const b = await makeTask('Website hero image');
+    await t.app.deps.prisma.taskObjectRef.createMany({ data: [{ taskId: a.id, objectId: 'obj-logo' }, { taskId: a.id, objectId: 'obj-shared' }, { taskId: b.id, objectId: 'obj-shared' }] });
+    const one = await sendOk('slightly thinner strokes', { objectId: 'obj-logo' });
+    assert.deepEqual([one.route.outcome, one.route.method, one.task?.id], ['EXISTING_TASK', 'DETERMINISTIC', toGlobalId('Task', a.id)]);
+    const two = await sendOk('crop it tighter', { objectId: 'obj-shared' });
+    assert.equal(two.route.outcome, 'CLARIFY');
+    assert.equal(two.card?.options.filter((o) => o.action === 'continue').length, 2);
+  });
+});
+
+describe('the offline router', () => {
+  test('new work, quick generations and questions', async () => {
+    const created = await sendOk('Design a poster series for the spring market, three sizes, pastel colours');
+    assert.equal(created.route.outcome, 'NEW_TASK');
+    assert.equal(created.route.method, 'RETRIEVAL');
+    assert.ok(created.task);
+    const row = await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: fromGlobalId(created.task!.id).id } });
+    assert.equal(row.kind, 'PERSISTENT');
+    assert.equal(row.language, 'en');
+    const quick = await sendOk('quick icon of a cat with sunglasses');
+    assert.equal(quick.route.outcome, 'LIGHTWEIGHT_TASK');
+    assert.equal((await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: fromGlobalId(quick.task!.id).id } })).kind, 'LIGHTWEIGHT');
+    const question = await sendOk('what can you do?');
+    assert.equal(question.route.outcome, 'ANSWER');
+    assert.ok(question.reply?.text);
+    const thanks = await sendOk('danke!');
+    assert.equal(thanks.route.outcome, 'ANSWER');
+  });
+
+  test('a follow-up that names one task goes there; two close candidates get a card, and the pick routes by code', async () => {
+    const fair = await makeTask('Autumn fair poster', 'RUNNING', { goal: 'A2 poster for the autumn fair, warm colours', lastActivityAt: new Date(Date.now() - 3 * 86400_000) });
+    const follow = await sendOk('make the autumn fair poster warmer');
+    assert.equal(follow.route.outcome, 'EXISTING_TASK');
+    assert.equal(follow.task?.id, toGlobalId('Task', fair.id));
+
+    const a = await makeTask('Bakery flyer series A', 'RUNNING', { goal: 'flyers for the bakery' });
+    const b = await makeTask('Bakery flyer series B', 'RUNNING', { goal: 'flyers for the bakery' });
+    const ask = await sendOk('change the bakery flyer font');
+    assert.equal(ask.route.outcome, 'CLARIFY', ask.route.reason);
+    assert.equal(ask.task, null, 'nothing was delivered to a guessed task');
+    const option = ask.card!.options.find((o) => o.task?.id === toGlobalId('Task', b.id))!;
+    const picked = await sendOk('change the bakery flyer font', { cardAction: { cardId: ask.card!.id, optionId: option.id } });
+    assert.deepEqual([picked.route.outcome, picked.route.method, picked.task?.id], ['EXISTING_TASK', 'DETERMINISTIC', toGlobalId('Task', b.id)]);
+    const again = await send('x', { cardAction: { cardId: ask.card!.id, optionId: option.id } });
+    assert.equal(again.errors?.[0]?.extensions?.code, 'CONFLICT', 'a card is answered once');
+    void a;
+  });
+
+  test('duplicate check: a NEW_TASK decision that resembles a running task becomes "continue or create"', async () => {
+    const running = await makeTask('Banner: winter solstice celebration', 'RUNNING');
+    await makeTask('Banner: spring equinox celebration', 'COMPLETED');
+    const decision = { outcome: 'NEW_TASK' as const, method: 'RETRIEVAL' as const, taskId: null, candidates: [], reason: 'new' };
+    const checked = await duplicateCheck(t.app.deps, { workspaceId: t.a.workspaceId, text: 'winter solstice celebration banner' }, decision, new Date());
+    assert.equal(checked.outcome, 'CLARIFY');
+    assert.equal(checked.candidates[0]?.taskId, running.id);
+    assert.match(checked.reason, /duplicate/);
+    // Finished tasks are not duplicates of new work.
+    const fresh = await duplicateCheck(t.app.deps, { workspaceId: t.a.workspaceId, text: 'spring equinox celebration banner' }, decision, new Date());
+    assert.equal(fresh.outcome, 'NEW_TASK');
+  });
+
+  test('"Start a new task" on a card creates one, by code', async () => {
+    await makeTask('Gallery catalogue volume A', 'RUNNING');
+    await makeTask('Gallery catalogue volume B', 'RUNNING');
+    const ask = await sendOk('update the gallery catalogue cover');
+    assert.equal(ask.route.outcome, 'CLARIFY', ask.route.reason);
+    const create = ask.card!.options.find((o) => o.action === 'create')!;
+    const made = await sendOk('update the gallery catalogue cover', { cardAction: { cardId: ask.card!.id, optionId: create.id } });
+    assert.deepEqual([made.route.outcome, made.route.method], ['NEW_TASK', 'DETERMINISTIC']);
+    assert.ok(made.task);
+  });
+
+  test('the router input does not grow with the number of tasks (1,000 tasks)', async () => {
+    const big = await t.app.deps.prisma.workspace.create({ data: { name: 'Big', slug: 'big' } });
+    await t.app.deps.prisma.membership.create({ data: { workspaceId: big.id, userId: t.a.ownerId, role: 'OWNER' } });
+    const { createToken } = await import('../server/services/tokens/create-token.ts');
+    const tok = (await createToken(t.app.deps.prisma, { workspaceId: big.id, userId: t.a.ownerId, name: 'big', scopes: ['READ', 'WRITE'] })).token;
+    const sizes: number[] = [];
+    for (const total of [10, 1000]) {
+      const have = await t.app.deps.prisma.task.count({ where: { workspaceId: big.id } });
+      await t.app.deps.prisma.task.createMany({
+        data: Array.from({ length: total - have }, (_, i) => ({ workspaceId: big.id, title: `Task ${have + i} poster variant`, goal: `poster variant number ${have + i} for client ${i % 37}`, status: 'COMPLETED' as const })),
+      });
+      const r = await gqlOk(t.url, tok, SendMessage, { input: { workspaceId: toGlobalId('Workspace', big.id), text: 'poster variant for client 12 in green', idempotencyKey: `big-${total}` } });
+      sizes.push(r.sendMessage.route.indexSize);
+    }
+    assert.ok(sizes[1]! <= 30, `bounded index (${sizes.join(' → ')})`);
+    assert.ok(sizes[1]! - sizes[0]! <= 20, 'grows by at most the bounded retrieval set');
+  });
+});
+
+describe('validation before execution', () => {
+  test('a message for a completed or archived task starts a follow-up instead of writing into it', async () => {
+    const done = await makeTask('Annual report cover', 'COMPLETED', { summary: 'cover v3 delivered' });
+    const r = await sendOk('one more version with a photo', { taskId: toGlobalId('Task', done.id) });
+    assert.equal(r.route.outcome, 'EXISTING_TASK');
+    assert.notEqual(r.task?.id, toGlobalId('Task', done.id));
+    assert.match(r.task!.title, /^Follow-up: Annual report cover/);
+    assert.equal((await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: done.id } })).status, 'COMPLETED');
+  });
+
+  test('routing never grants rights: read-only tokens and other workspaces are refused', async () => {
+    const task = await makeTask('Private thing');
+    const ro = await send('hello there', {}, t.a.readToken);
+    assert.equal(ro.errors?.[0]?.extensions?.code, 'FORBIDDEN');
+    const other = await t.app.deps.prisma.task.create({ data: { workspaceId: t.b.workspaceId, title: 'Beta task' } });
+    const cross = await send('take this', { taskId: toGlobalId('Task', other.id) });
+    assert.equal(cross.errors?.[0]?.extensions?.code, 'NOT_FOUND');
+    assert.equal(await t.app.deps.prisma.inboxItem.count({ where: { taskId: other.id } }), 0);
+    void task;
+  });
+});
+
+describe('inbox: withdraw and replace', () => {
+  test('an unread message can be replaced or withdrawn; a read one cannot', async () => {
+    const task = await makeTask('Menu card');
+    const m = await sendOk('use serif fonts', { taskId: toGlobalId('Task', task.id) });
+    const replaced = await gqlOk(t.url, t.a.ownerToken, ReplaceMessage, { messageId: m.message.id, text: 'use sans-serif fonts' });
+    assert.equal(replaced.replaceMessage.message.text, 'use sans-serif fonts');
+    const item = await t.app.deps.prisma.inboxItem.findFirstOrThrow({ where: { taskId: task.id } });
+    assert.equal(item.text, 'use sans-serif fonts');
+    const w = await gqlOk(t.url, t.a.ownerToken, WithdrawMessage, { messageId: m.message.id });
+    assert.equal(w.withdrawMessage.message.delivery?.state, 'WITHDRAWN');
+    const m2 = await sendOk('and a border', { taskId: toGlobalId('Task', task.id) });
+    const item2 = await t.app.deps.prisma.inboxItem.findFirstOrThrow({ where: { taskId: task.id, withdrawnAt: null } });
+    const turn = await t.app.deps.prisma.turn.findFirstOrThrow({ where: { taskId: task.id } });
+    await t.app.deps.prisma.inboxItem.update({ where: { id: item2.id }, data: { consumedAt: new Date(), consumedTurnId: turn.id, consumedStep: 0 } });
+    const late = await gql(t.url, t.a.ownerToken, WithdrawMessage, { messageId: m2.message.id });
+    assert.equal(late.errors?.[0]?.extensions?.code, 'CONFLICT');
+    assert.match(late.errors?.[0]?.message ?? '', /already read/);
+  });
+});
+
+describe('language', () => {
+  test('a task keeps the language of the user\'s words and switches when the user does', async () => {
+    const r = await sendOk('Design an invitation for the penguin parade at the zoo, dark and moody');
+    const id = fromGlobalId(r.task!.id).id;
+    assert.equal((await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id } })).language, 'en');
+    await sendOk('Bitte mach den Hintergrund dunkelblau und die Schrift größer', { taskId: r.task!.id });
+    assert.equal((await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id } })).language, 'de');
+    assert.equal(await t.app.deps.prisma.taskEvent.count({ where: { taskId: id, type: 'TASK_LANGUAGE_CHANGED' } }), 1);
+    await sendOk('ok', { taskId: r.task!.id });
+    assert.equal((await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id } })).language, 'de', 'a short "ok" does not switch');
+    const input = await buildWorkerInput(t.app.deps.prisma, id);
+    assert.match(String(input.messages[1]!.content), /Reply to the user in German/);
+  });
+});
