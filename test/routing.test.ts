@@ -7,7 +7,7 @@ import { buildWorkerInput } from '../server/runtime/context.ts';
 import { duplicateCheck } from '../server/services/messages/route-message.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { gql, gqlOk, toGlobalId } from './helpers/clients.ts';
-import { ReplaceMessage, SendMessage, WithdrawMessage } from './helpers/documents.ts';
+import { ManageTasks, MergeTasks, PromoteTask, ReplaceMessage, RerouteMessage, SendMessage, TaskKindList, WithdrawMessage } from './helpers/documents.ts';
 import { fromGlobalId } from './helpers/ids.ts';
 
 let t: TestApp;
@@ -199,5 +199,64 @@ describe('language', () => {
     assert.equal((await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id } })).language, 'de', 'a short "ok" does not switch');
     const input = await buildWorkerInput(t.app.deps.prisma, id);
     assert.match(String(input.messages[1]!.content), /Reply to the user in German/);
+  });
+});
+
+describe('lightweight, archive, merge, re-route', () => {
+  test('a lightweight task stays out of the task list until the user iterates on it, which promotes it', async () => {
+    const quick = await sendOk('quick sticker of a smiling lemon');
+    assert.equal(quick.route.outcome, 'LIGHTWEIGHT_TASK');
+    const listed = async (lw: boolean) =>
+      (await gqlOk(t.url, t.a.ownerToken, TaskKindList, { id: ws, lw })).workspace.tasks.edges.map((e) => e.node.id);
+    assert.ok(!(await listed(false)).includes(quick.task!.id));
+    assert.ok((await listed(true)).includes(quick.task!.id));
+    await sendOk('now with a green leaf', { taskId: quick.task!.id });
+    const row = await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: fromGlobalId(quick.task!.id).id } });
+    assert.equal(row.kind, 'PERSISTENT');
+    assert.equal(await t.app.deps.prisma.taskEvent.count({ where: { taskId: row.id, type: 'TASK_PROMOTED' } }), 1);
+    assert.ok((await listed(false)).includes(quick.task!.id));
+    const other = await sendOk('quick favicon with a star');
+    assert.equal((await gqlOk(t.url, t.a.ownerToken, PromoteTask, { taskId: other.task!.id })).promoteTask.task.kind, 'PERSISTENT');
+  });
+
+  test('archived tasks are not offered by the router', async () => {
+    const task = await makeTask('Hedgehog rescue leaflet', 'RUNNING', { goal: 'leaflet for the hedgehog rescue charity' });
+    assert.equal((await sendOk('make the hedgehog rescue leaflet greener')).task?.id, toGlobalId('Task', task.id));
+    await gqlOk(t.url, t.a.ownerToken, ManageTasks, { taskId: toGlobalId('Task', task.id) });
+    const after = await sendOk('make the hedgehog rescue leaflet bluer');
+    assert.notEqual(after.task?.id, toGlobalId('Task', task.id));
+    assert.ok(!after.route.candidates.some((c) => c.task?.id === toGlobalId('Task', task.id)));
+  });
+
+  test('merging moves unread messages, ends the source pointing at the target, and journals both', async () => {
+    const a = await makeTask('Kite festival poster draft');
+    const b = await makeTask('Kite festival poster final');
+    await sendOk('use orange kites', { taskId: toGlobalId('Task', a.id) });
+    const merged = await gqlOk(t.url, t.a.ownerToken, MergeTasks, { source: toGlobalId('Task', a.id), target: toGlobalId('Task', b.id) });
+    assert.equal(merged.mergeTasks.task.id, toGlobalId('Task', b.id));
+    const src = await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: a.id } });
+    assert.equal(src.status, 'CANCELLED');
+    assert.equal(src.mergedIntoId, b.id);
+    const moved = await t.app.deps.prisma.inboxItem.findMany({ where: { taskId: b.id, withdrawnAt: null } });
+    assert.deepEqual(moved.map((i) => i.text), ['use orange kites']);
+    assert.equal(await t.app.deps.prisma.taskEvent.count({ where: { taskId: b.id, type: 'TASK_MERGED_IN' } }), 1);
+    const again = await gql(t.url, t.a.ownerToken, MergeTasks, { source: toGlobalId('Task', a.id), target: toGlobalId('Task', b.id) });
+    assert.equal(again.errors?.[0]?.extensions?.code, 'CONFLICT');
+  });
+
+  test('re-routing a misrouted message delivers it to the right task and keeps the old decision on record', async () => {
+    const wrong = await makeTask('Bicycle shop banner');
+    const right = await makeTask('Bicycle race poster');
+    const m = await sendOk('add the sponsor logos', { taskId: toGlobalId('Task', wrong.id) });
+    const r = await gqlOk(t.url, t.a.ownerToken, RerouteMessage, { messageId: m.message.id, taskId: toGlobalId('Task', right.id) });
+    assert.equal(r.rerouteMessage.message.route?.task?.id, toGlobalId('Task', right.id));
+    assert.match(r.rerouteMessage.message.route!.reason, /corrected by the user/);
+    assert.equal(r.rerouteMessage.message.delivery?.state, 'DELIVERED');
+    const decisions = await t.app.deps.prisma.routeDecision.findMany({ where: { messageId: fromGlobalId(m.message.id).id }, orderBy: { createdAt: 'asc' } });
+    assert.equal(decisions.length, 2);
+    assert.ok(decisions[0]!.supersededAt);
+    assert.equal(decisions[1]!.correctedBy, t.a.ownerId);
+    assert.ok((await t.app.deps.prisma.inboxItem.findFirstOrThrow({ where: { taskId: wrong.id } })).withdrawnAt, 'unread copy withdrawn');
+    assert.equal(await t.app.deps.prisma.taskEvent.count({ where: { taskId: wrong.id, type: 'MESSAGE_REROUTED' } }), 1);
   });
 });

@@ -45,6 +45,11 @@ export class Scheduler {
     });
   }
 
+  /** Stops fetching wake-ups (jobs not yet fetched stay queued for other workers). */
+  async stopWorking(): Promise<void> {
+    await this.boss.offWork(TURN_QUEUE);
+  }
+
   async work(concurrency: number, handler: (job: TurnJob) => Promise<void>): Promise<void> {
     for (let i = 0; i < concurrency; i++) {
       await this.boss.work<TurnJob>(TURN_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs) => {

@@ -11,10 +11,16 @@ import { ensureTurn } from './turns.ts';
 export type WatchdogReport = { expiredLeases: number; staleQueued: number; inboxWithoutTurn: number };
 
 export async function watchdogTick(rt: RuntimeDeps, opts: { staleMs: number }): Promise<WatchdogReport> {
+  // enqueued_at throttles the re-sends: several watchdogs, and ticks faster than a worker picks
+  // a job up, would otherwise send the same takeover wake-up again and again.
   const expired = await rt.prisma.$queryRawUnsafe<{ id: string; generation: number }[]>(
-    `SELECT id, generation FROM turns WHERE status = 'RUNNING' AND lease_expires_at < now() LIMIT 500`,
+    `UPDATE turns SET enqueued_at = now()
+      WHERE id IN (SELECT id FROM turns WHERE status = 'RUNNING' AND lease_expires_at < now()
+                     AND enqueued_at < now() - ($1::int * interval '1 millisecond') LIMIT 500)
+      RETURNING id, generation`,
+    Math.min(opts.staleMs, 2000),
   );
-  for (const t of expired) await rt.scheduler.enqueueTurn(rt.prisma, { turnId: t.id, generation: t.generation });
+  await Promise.all(expired.map((t) => rt.scheduler.enqueueTurn(rt.prisma, { turnId: t.id, generation: t.generation })));
 
   const stale = await rt.prisma.$queryRawUnsafe<{ id: string; generation: number }[]>(
     `UPDATE turns SET enqueued_at = now()
@@ -23,7 +29,7 @@ export async function watchdogTick(rt: RuntimeDeps, opts: { staleMs: number }): 
       RETURNING id, generation`,
     opts.staleMs,
   );
-  for (const t of stale) await rt.scheduler.enqueueTurn(rt.prisma, { turnId: t.id, generation: t.generation });
+  await Promise.all(stale.map((t) => rt.scheduler.enqueueTurn(rt.prisma, { turnId: t.id, generation: t.generation })));
 
   const orphans = await rt.prisma.$queryRawUnsafe<{ id: string; workspace_id: string }[]>(
     `SELECT k.id, k.workspace_id FROM tasks k

@@ -13,10 +13,8 @@ export async function startWorker(
   opts: { concurrency: number; watchdogMs: number; staleQueuedMs: number },
 ): Promise<WorkerHandle> {
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  let stopping = false;
   const inFlight = new Set<Promise<unknown>>();
   await rt.scheduler.work(opts.concurrency, async (job) => {
-    if (stopping) return;
     const p = runTurn(rt, job.turnId, { workerId });
     inFlight.add(p);
     try {
@@ -30,7 +28,8 @@ export async function startWorker(
   return {
     workerId,
     stop: async () => {
-      stopping = true;
+      // Stop fetching first: a job fetched while stopping would otherwise be marked done unrun.
+      await rt.scheduler.stopWorking().catch((e) => rt.log.warn('stopping the queue consumer failed', { error: (e as Error).message }));
       watchdog.stop();
       // Turns in flight keep their leases until they expire; another worker takes them over.
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 2000))]);

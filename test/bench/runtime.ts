@@ -612,17 +612,24 @@ async function benchRecovery(t: TestApp, pool: Pool) {
   })();
 
   const stopKilling = () => allEnded || kills.length >= CFG.maxKills || (feedDone && !QUICK);
-  // Killer: at least 1.5–3 s after the previous kill, SIGKILL the oldest ready worker process — only
-  // when another worker is ready, so one stays alive — then start a replacement (while more kills
-  // are to come). The next kill waits for the replacement to be ready.
+  // Killer: at least 1.5–3 s after the previous kill, SIGKILL the ready worker process holding the
+  // most running turns — only when another worker is ready, so one stays alive — then start a
+  // replacement (while more kills are to come). The next kill waits for the replacement to be ready.
   const killer = (async () => {
     let lastKill = Date.now();
     while (!stopKilling()) {
       const gap = rand(CFG.killGapMs[0], CFG.killGapMs[1]);
       while (!stopKilling() && (Date.now() - lastKill < gap || ready().length < 2)) await sleep(20);
       if (stopKilling()) break;
-      const victim = ready()[0]!;
-      const otherReady = ready().length - 1;
+      // "The current worker": the ready process holding the most RUNNING turns (the oldest on a tie).
+      const owners = await prisma.$queryRawUnsafe<{ owner: string | null; n: number }[]>(
+        `SELECT lease_owner AS owner, count(*)::int AS n FROM turns WHERE status = 'RUNNING' GROUP BY lease_owner`,
+      );
+      const held = (w: WorkerProc) => owners.filter((o) => o.owner?.includes(`:${w.pid}:`)).reduce((a, o) => a + o.n, 0);
+      const candidates = ready();
+      if (candidates.length < 2) continue;
+      const victim = candidates.reduce((best, w) => (held(w) > held(best) ? w : best), candidates[0]!);
+      const otherReady = candidates.length - 1;
       const killAt = Date.now();
       victim.killedAt = killAt;
       victim.child.kill('SIGKILL');
@@ -941,7 +948,8 @@ async function main() {
   out.push(`    steady = time between consecutive bench_noop runs of one task (one whole step, claim/completion excluded);`);
   out.push(`    turn ms/step = mean runTurn() duration / steps (latency seen by one task); node cpu = this process's CPU time / steps.`);
   out.push(`    baseline = as many commits as the runtime made in that run (BEGIN…COMMIT transactions + autocommit writes),`);
-  out.push(`    each BEGIN; INSERT one row; COMMIT on a raw pg connection (1 connection, or ${CFG.concurrency} for the concurrent row).`);
+  out.push(`    each BEGIN; INSERT one row; COMMIT on a raw pg connection (1 connection, or ${CFG.concurrency} for the concurrent row);`);
+  out.push(`    ratio = runtime wall ms / baseline ms. Lease 30 s (the default), so no lease renewal falls inside these turns.`);
   out.push('');
   if (overhead) {
     out.push(
@@ -1010,15 +1018,15 @@ async function main() {
         ` ${CFG.inFlight} not ended at any time; worker processes (concurrency ${WORKER_ENV.ATELIER_WORKER_CONCURRENCY} each) SIGKILLed`,
     );
     out.push(
-      `    at least ${CFG.killGapMs[0] / 1000}–${CFG.killGapMs[1] / 1000} s apart and only while another worker is ready (so one stays alive): the oldest ready`,
+      `    at least ${CFG.killGapMs[0] / 1000}–${CFG.killGapMs[1] / 1000} s apart and only while another worker is ready (so one stays alive): the ready one`,
     );
     out.push(
-      `    one is killed and a replacement started at once, so the interval is bounded below by a worker's start-up time. Kills stop after`,
+      `    holding the most RUNNING turns is killed and a replacement started at once, so the interval is bounded below by a worker's`,
     );
     out.push(
       QUICK
-        ? `    ${CFG.maxKills} (quick: ${CFG.initialWorkers} workers started up front, no replacement needed) or when every task has ended.`
-        : `    ${CFG.maxKills} or when every task has been created; the last tasks then finish without kills.`,
+        ? `    start-up time. Kills stop after ${CFG.maxKills} (quick: ${CFG.initialWorkers} workers started up front, no replacement needed) or when every task has ended.`
+        : `    start-up time. Kills stop after ${CFG.maxKills} or when every task has been created; the last tasks then finish without kills.`,
     );
     out.push(
       `    ATELIER_LEASE_MS=${LEASE_MS}, ATELIER_WATCHDOG_MS=${WORKER_ENV.ATELIER_WATCHDOG_MS}, ATELIER_STALE_QUEUED_MS=${WORKER_ENV.ATELIER_STALE_QUEUED_MS}; pg-boss polls every 1 s per work() slot.`,

@@ -148,3 +148,23 @@ export const ReplaceMessage = graphql(`
     replaceMessage(messageId: $messageId, text: $text) { message { id text } }
   }
 `);
+
+export const ManageTasks = graphql(`
+  mutation ArchiveTask($taskId: ID!) { archiveTask(taskId: $taskId) { task { id archivedAt } } }
+`);
+export const PromoteTask = graphql(`
+  mutation PromoteTask($taskId: ID!) { promoteTask(taskId: $taskId) { task { id kind } } }
+`);
+export const MergeTasks = graphql(`
+  mutation MergeTasks($source: ID!, $target: ID!) { mergeTasks(sourceTaskId: $source, targetTaskId: $target) { task { id title } } }
+`);
+export const RerouteMessage = graphql(`
+  mutation RerouteMessage($messageId: ID!, $taskId: ID!) {
+    rerouteMessage(messageId: $messageId, taskId: $taskId) { message { id route { outcome method reason task { id } } delivery { state } } }
+  }
+`);
+export const TaskKindList = graphql(`
+  query TaskKindList($id: ID!, $lw: Boolean) {
+    workspace(id: $id) { tasks(first: 100, includeLightweight: $lw) { edges { node { id kind title } } } }
+  }
+`);

@@ -1,6 +1,7 @@
 import type { Message } from '../../db/generated/client.ts';
 import { sendMessage } from '../../services/messages/send-message.ts';
 import { withdrawOrReplaceMessage } from '../../services/messages/withdraw-message.ts';
+import { rerouteMessage } from '../../services/tasks/manage-task.ts';
 import { builder } from '../builder.ts';
 import { parseGlobalId } from '../ids.ts';
 import { TaskRef } from '../types/task.ts';
@@ -52,6 +53,19 @@ builder.mutationFields((t) => ({
         cardAction: input.cardAction ? { cardId: String(input.cardAction.cardId), optionId: input.cardAction.optionId } : undefined,
         idempotencyKey: input.idempotencyKey,
       }),
+  }),
+  rerouteMessage: t.field({
+    type: MessagePayload,
+    description: 'Correct where a message went. The old decision stays on record, superseded.',
+    args: { messageId: t.arg.id({ required: true }), taskId: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => ({
+      message: await rerouteMessage(
+        ctx.deps,
+        ctx.viewer,
+        parseGlobalId(String(args.messageId), 'Message', 'messageId'),
+        parseGlobalId(String(args.taskId), 'Task', 'taskId'),
+      ),
+    }),
   }),
   withdrawMessage: t.field({
     type: MessagePayload,

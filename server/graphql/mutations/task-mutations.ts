@@ -1,5 +1,6 @@
 import type { Task } from '../../db/generated/client.ts';
 import { createTask } from '../../services/tasks/create-task.ts';
+import { archiveTask, mergeTasks, promoteTask } from '../../services/tasks/manage-task.ts';
 import { signalTask } from '../../services/tasks/signal-task.ts';
 import { updateTask } from '../../services/tasks/update-task.ts';
 import { builder } from '../builder.ts';
@@ -40,6 +41,33 @@ const SignalTaskInput = builder.inputType('SignalTaskInput', {
 
 builder.mutationType({
   fields: (t) => ({
+    archiveTask: t.field({
+      type: TaskPayload,
+      description: 'Archive (or unarchive) a task: it leaves the task list and the router stops offering it.',
+      args: { taskId: t.arg.id({ required: true }), archived: t.arg.boolean({ required: false, defaultValue: true }) },
+      resolve: async (_r, args, ctx) => ({
+        task: await archiveTask(ctx.deps, ctx.viewer, parseGlobalId(String(args.taskId), 'Task', 'taskId'), args.archived ?? true),
+      }),
+    }),
+    promoteTask: t.field({
+      type: TaskPayload,
+      description: 'Make a lightweight task a persistent one (context and journal kept).',
+      args: { taskId: t.arg.id({ required: true }) },
+      resolve: async (_r, args, ctx) => ({ task: await promoteTask(ctx.deps, ctx.viewer, parseGlobalId(String(args.taskId), 'Task', 'taskId')) }),
+    }),
+    mergeTasks: t.field({
+      type: TaskPayload,
+      description: 'Merge one task into another: unread messages move over, the source ends pointing at the target.',
+      args: { sourceTaskId: t.arg.id({ required: true }), targetTaskId: t.arg.id({ required: true }) },
+      resolve: async (_r, args, ctx) => ({
+        task: await mergeTasks(
+          ctx.deps,
+          ctx.viewer,
+          parseGlobalId(String(args.sourceTaskId), 'Task', 'sourceTaskId'),
+          parseGlobalId(String(args.targetTaskId), 'Task', 'targetTaskId'),
+        ),
+      }),
+    }),
     createTask: t.field({
       type: TaskPayload,
       args: { input: t.arg({ type: CreateTaskInput, required: true }) },

@@ -23,12 +23,20 @@ builder.node(WorkspaceRef, {
     tasks: t.connection({
       type: TaskRef,
       description: 'Tasks, newest first.',
-      args: { statuses: t.arg({ type: [TaskStatusEnum], required: false }) },
+      args: {
+        statuses: t.arg({ type: [TaskStatusEnum], required: false }),
+        includeLightweight: t.arg.boolean({ required: false, description: 'Also list lightweight (one-off) tasks.' }),
+        includeArchived: t.arg.boolean({ required: false }),
+      },
       resolve: (w, args, ctx) =>
         resolveCursorConnection(
           { args, toCursor: encodeTaskCursor, defaultSize: 20, maxSize: 100 },
           (page: ResolveCursorConnectionArgs) =>
-            listTasks(ctx.deps, ctx.viewer, w.id, page, { statuses: args.statuses ?? null }),
+            listTasks(ctx.deps, ctx.viewer, w.id, page, {
+              statuses: args.statuses ?? null,
+              includeLightweight: args.includeLightweight ?? false,
+              includeArchived: args.includeArchived ?? false,
+            }),
         ),
     }),
     mainThread: t.field({

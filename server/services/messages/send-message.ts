@@ -181,7 +181,10 @@ async function applyDecision(
       });
       const next = nextTaskLanguage((task.language as LanguageCode | null) ?? null, input.text);
       const language = next === 'und' ? task.language : next;
-      await tx.task.update({ where: { id: task.id }, data: { lastActivityAt: new Date(), language } });
+      // Iterating on a lightweight result makes it real work: promote it (context and journal kept).
+      const promote = task.kind === 'LIGHTWEIGHT';
+      await tx.task.update({ where: { id: task.id }, data: { lastActivityAt: new Date(), language, ...(promote ? { kind: 'PERSISTENT' } : {}) } });
+      if (promote) emit(task.id, { type: 'TASK_PROMOTED', actor, payload: { reason: 'the user kept iterating on it' } });
       emit(task.id, { type: 'MESSAGE_RECEIVED', actor, payload: { messageId: input.messageId, inboxItemId: item.id, text: input.text } });
       if (language !== task.language) emit(task.id, { type: 'TASK_LANGUAGE_CHANGED', actor, payload: { from: task.language, language } });
       if (LIVE.includes(task.status)) await ensureTurn(tx, deps.scheduler, task);

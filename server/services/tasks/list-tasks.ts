@@ -14,7 +14,7 @@ export async function listTasks(
   viewer: Viewer,
   workspaceId: string,
   page: TaskPage,
-  filter: { statuses?: TaskStatus[] | null } = {},
+  filter: { statuses?: TaskStatus[] | null; includeLightweight?: boolean; includeArchived?: boolean } = {},
 ) {
   requireWorkspace(viewer, workspaceId, 'read');
   // Newest first: "after" walks towards older tasks, "before" towards newer ones.
@@ -22,7 +22,14 @@ export async function listTasks(
   if (page.after) and.push(beforeKeyset(decodeKeyset(page.after)));
   if (page.before) and.push(afterKeyset(decodeKeyset(page.before)));
   const rows = await deps.prisma.task.findMany({
-    where: { workspaceId, ...(filter.statuses?.length ? { status: { in: filter.statuses } } : {}), AND: and },
+    where: {
+      workspaceId,
+      ...(filter.statuses?.length ? { status: { in: filter.statuses } } : {}),
+      // The task list shows persistent, unarchived work unless asked otherwise.
+      ...(filter.includeLightweight ? {} : { kind: 'PERSISTENT' as const }),
+      ...(filter.includeArchived ? {} : { archivedAt: null }),
+      AND: and,
+    },
     orderBy: page.inverted
       ? [{ createdAt: 'asc' }, { id: 'asc' }]
       : [{ createdAt: 'desc' }, { id: 'desc' }],

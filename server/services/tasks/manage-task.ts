@@ -1,0 +1,116 @@
+// Task housekeeping from the main thread: archive, promote a lightweight task, merge two tasks,
+// and re-route a misrouted message. Every change is journaled as an event.
+import type { Viewer } from '../../auth/viewer.ts';
+import { transactWithEvents } from '../../channel/unit-of-work.ts';
+import type { Deps } from '../../deps.ts';
+import { isTerminal } from '../../domain/task-status.ts';
+import { badInput, conflict, notFound } from '../../errors.ts';
+import { ensureTurn } from '../../runtime/turns.ts';
+import { applyTransition, lockTask } from './apply-transition.ts';
+import { loadTaskFor } from './load-task.ts';
+
+export async function archiveTask(deps: Deps, viewer: Viewer, taskId: string, archived: boolean) {
+  await loadTaskFor(deps.prisma, viewer, taskId, 'write');
+  const { value } = await transactWithEvents(deps, async (tx, emit) => {
+    await lockTask(tx, taskId);
+    const task = await tx.task.update({ where: { id: taskId }, data: { archivedAt: archived ? new Date() : null } });
+    emit(taskId, { type: archived ? 'TASK_ARCHIVED' : 'TASK_UNARCHIVED', actor: { kind: 'USER', id: viewer.userId }, payload: {} });
+    return task;
+  });
+  return value;
+}
+
+export async function promoteTask(deps: Deps, viewer: Viewer, taskId: string, reason = 'on request') {
+  await loadTaskFor(deps.prisma, viewer, taskId, 'write');
+  const { value } = await transactWithEvents(deps, async (tx, emit) => {
+    await lockTask(tx, taskId);
+    const task = await tx.task.findUniqueOrThrow({ where: { id: taskId } });
+    if (task.kind === 'PERSISTENT') return task;
+    emit(taskId, { type: 'TASK_PROMOTED', actor: { kind: 'USER', id: viewer.userId }, payload: { reason } });
+    return tx.task.update({ where: { id: taskId }, data: { kind: 'PERSISTENT' } });
+  });
+  return value;
+}
+
+/**
+ * Merges `sourceId` into `targetId`: the source's unread messages move to the target, the source
+ * ends (CANCELLED, "merged into …") and points at the target. Both journals record it.
+ */
+export async function mergeTasks(deps: Deps, viewer: Viewer, sourceId: string, targetId: string) {
+  if (sourceId === targetId) throw badInput('A task cannot be merged into itself');
+  const source = await loadTaskFor(deps.prisma, viewer, sourceId, 'write');
+  const target = await loadTaskFor(deps.prisma, viewer, targetId, 'write');
+  if (source.workspaceId !== target.workspaceId) throw notFound('Task');
+  if (isTerminal(target.status) || target.mergedIntoId) throw conflict('The target task has ended');
+  const { value } = await transactWithEvents(deps, async (tx, emit) => {
+    // Lock both in id order (the lock-order rule of the event log).
+    const [first, second] = [sourceId, targetId].sort();
+    await lockTask(tx, first!);
+    await lockTask(tx, second!);
+    const s = await tx.task.findUniqueOrThrow({ where: { id: sourceId } });
+    if (s.mergedIntoId) throw conflict('This task was already merged');
+    const moved = await tx.inboxItem.findMany({ where: { taskId: sourceId, consumedAt: null, withdrawnAt: null } });
+    for (const item of moved) {
+      await tx.inboxItem.update({ where: { id: item.id }, data: { withdrawnAt: new Date() } });
+      await tx.inboxItem.create({
+        data: { taskId: targetId, workspaceId: item.workspaceId, kind: item.kind, signal: item.signal, text: item.text, authorUserId: item.authorUserId, idempotencyKey: `merged:${item.id}` },
+      });
+    }
+    const actor = { kind: 'USER' as const, id: viewer.userId };
+    await applyTransition(tx, emit, { taskId: sourceId, from: s.status, transition: 'cancel', actor, reason: `merged into "${target.title}"` });
+    await tx.task.update({ where: { id: sourceId }, data: { mergedIntoId: targetId } });
+    await tx.turn.updateMany({ where: { taskId: sourceId, status: 'QUEUED' }, data: { status: 'STOPPED', outcome: 'task merged', endedAt: new Date() } });
+    emit(sourceId, { type: 'TASK_MERGED', actor, payload: { into: targetId, movedMessages: moved.length } });
+    emit(targetId, { type: 'TASK_MERGED_IN', actor, payload: { from: sourceId, title: s.title, summary: s.summary, movedMessages: moved.length } });
+    if (moved.length && ['QUEUED', 'RUNNING', 'WAITING'].includes(target.status)) await ensureTurn(tx, deps.scheduler, target);
+    return tx.task.findUniqueOrThrow({ where: { id: targetId } });
+  });
+  return value;
+}
+
+/**
+ * Corrects a routing decision: the message is delivered to `taskId` instead. The old decision is
+ * kept (superseded) and the new one records who corrected it. An unread copy in the wrong task is
+ * withdrawn; if the wrong task already read it, its journal says the message was re-routed.
+ */
+export async function rerouteMessage(deps: Deps, viewer: Viewer, messageId: string, taskId: string) {
+  const message = await deps.prisma.message.findFirst({ where: { id: messageId, role: 'USER', thread: { userId: viewer.userId } } });
+  if (!message || !viewer.memberships.has(message.workspaceId)) throw notFound('Message');
+  const target = await loadTaskFor(deps.prisma, viewer, taskId, 'write');
+  if (target.workspaceId !== message.workspaceId) throw notFound('Task');
+  if (message.taskId === taskId) throw conflict('The message is already with this task');
+  if (isTerminal(target.status) || target.archivedAt) throw conflict('The chosen task has ended or is archived: pick another or start a new one');
+  const { value } = await transactWithEvents(deps, async (tx, emit) => {
+    const ids = [taskId, ...(message.taskId ? [message.taskId] : [])].sort();
+    for (const id of ids) await lockTask(tx, id);
+    const actor = { kind: 'USER' as const, id: viewer.userId };
+    if (message.taskId && message.inboxItemId) {
+      const old = await tx.inboxItem.findUniqueOrThrow({ where: { id: message.inboxItemId } });
+      if (!old.consumedAt && !old.withdrawnAt) await tx.inboxItem.update({ where: { id: old.id }, data: { withdrawnAt: new Date() } });
+      emit(message.taskId, { type: 'MESSAGE_REROUTED', actor, payload: { messageId, to: taskId, wasRead: !!old.consumedAt } });
+    }
+    const item = await tx.inboxItem.create({
+      data: { taskId, workspaceId: target.workspaceId, kind: 'MESSAGE', text: message.text, authorUserId: viewer.userId, idempotencyKey: `reroute:${messageId}:${Date.now()}` },
+    });
+    const previous = await tx.routeDecision.findFirst({ where: { messageId, supersededAt: null }, orderBy: { createdAt: 'desc' } });
+    if (previous) await tx.routeDecision.update({ where: { id: previous.id }, data: { supersededAt: new Date() } });
+    await tx.routeDecision.create({
+      data: {
+        messageId,
+        workspaceId: message.workspaceId,
+        outcome: 'EXISTING_TASK',
+        method: 'DETERMINISTIC',
+        taskId,
+        candidates: [],
+        reason: `corrected by the user${previous ? ` (was ${previous.outcome}${previous.taskId ? ` to another task` : ''})` : ''}`,
+        indexSize: 0,
+        correctedBy: viewer.userId,
+      },
+    });
+    emit(taskId, { type: 'MESSAGE_RECEIVED', actor, payload: { messageId, inboxItemId: item.id, text: message.text, rerouted: true } });
+    await tx.task.update({ where: { id: taskId }, data: { lastActivityAt: new Date() } });
+    if (['QUEUED', 'RUNNING', 'WAITING'].includes(target.status)) await ensureTurn(tx, deps.scheduler, target);
+    return tx.message.update({ where: { id: messageId }, data: { taskId, inboxItemId: item.id } });
+  });
+  return value;
+}
