@@ -6,6 +6,7 @@ import type { Deps } from '../../deps.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
 import { routeDeterministic, type ResolvedCardOption } from '../../routing/deterministic.ts';
 import { asDuplicateQuestion, likelyDuplicate, routeOffline } from '../../routing/offline-router.ts';
+import { routeWithModel } from '../../routing/model-router.ts';
 import { loadTaskIndex } from '../../routing/task-index.ts';
 import type { RouteDecision, TaskIndexEntry } from '../../routing/types.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
@@ -49,8 +50,26 @@ export async function routeMessage(deps: Deps, viewer: Viewer, input: RoutingInp
   if (det) return { decision: det, indexSize: 0, card: cardRow };
 
   const index = await loadTaskIndex(prisma, input.workspaceId, input.text);
-  let decision = routeOffline(input.text, index, now);
-  if (decision.outcome === 'NEW_TASK') decision = await duplicateCheck(deps, input, decision, now);
+  const models = deps.runtime.models;
+  let decision: RouteDecision | null = null;
+  if (!models.info.offline) {
+    decision = await routeWithModel(models.chat('router'), input.text, index, now).catch((e) => {
+      deps.log.warn('router model failed; using the offline router', { error: (e as Error).message });
+      return null;
+    });
+  }
+  decision ??= routeOffline(input.text, index, now);
+  if (decision.outcome === 'NEW_TASK') {
+    const checked = await duplicateCheck(deps, input, decision, now);
+    // A likely duplicate goes back to the router with the candidate: continue it or create anew?
+    if (checked.outcome === 'CLARIFY' && decision.method === 'MODEL') {
+      const dupEntry = index.find((e) => e.taskId === checked.candidates[0]?.taskId) ?? (await entryFor(deps, checked.candidates[0]!.taskId));
+      const again = await routeWithModel(models.chat('router'), input.text, [dupEntry], now,
+        'This request looks like the running task listed above. Answer EXISTING_TASK (task 1) to continue it, NEW_TASK to start separate work, or CLARIFY if you cannot tell.',
+      ).catch(() => null);
+      decision = again && again.outcome !== 'ANSWER' && again.outcome !== 'LIGHTWEIGHT_TASK' ? again : checked;
+    } else decision = checked;
+  }
   return { decision, indexSize: index.length, card: cardRow };
 }
 
@@ -83,4 +102,20 @@ export async function duplicateCheck(
   }));
   const dup = likelyDuplicate(input.text, entries, now);
   return dup ? asDuplicateQuestion(decision, dup) : decision;
+}
+
+async function entryFor(deps: Deps, taskId: string): Promise<TaskIndexEntry> {
+  const t = await deps.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
+  return {
+    taskId: t.id,
+    title: t.title,
+    goal: t.goal.slice(0, 200),
+    summary: t.summary.slice(0, 200),
+    status: t.status,
+    kind: t.kind,
+    language: t.language,
+    lastActivityAt: t.lastActivityAt,
+    objects: [],
+    retrieval: 0,
+  };
 }
