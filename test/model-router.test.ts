@@ -3,8 +3,6 @@
 // duplicate goes back to the model as "continue or create", and the real ChatOpenAI client routes
 // once against a local OpenAI-compatible stub.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { HumanMessage } from '@langchain/core/messages';
 import { loadConfig } from '../server/config.ts';
@@ -13,6 +11,7 @@ import { ScriptedChatModel, type ScriptStep } from '../server/runtime/models/scr
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { gqlOk, toGlobalId } from './helpers/clients.ts';
 import { SendMessage } from './helpers/documents.ts';
+import { startOpenAIStub, toolCall } from './helpers/openai-stub.ts';
 
 let routerAnswer: (prompt: string) => ScriptStep = () => ({ content: '' });
 const model = new ScriptedChatModel(({ messages, tools }) => {
@@ -95,50 +94,32 @@ describe('router model (scripted)', () => {
 });
 
 describe('router on the real ChatOpenAI client', () => {
-  let stub: Server;
+  let stub: Awaited<ReturnType<typeof startOpenAIStub>>;
   let t: TestApp;
-  const bodies: { model: string; tools?: { function: { name: string } }[]; tool_choice?: unknown; messages: { role: string; content: string }[] }[] = [];
   before(async () => {
-    stub = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (c) => (raw += c));
-      req.on('end', () => {
-        const body = JSON.parse(raw);
-        bodies.push(body);
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            id: 'chatcmpl-r',
-            object: 'chat.completion',
-            created: 1_700_000_000,
-            model: body.model,
-            choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'route', arguments: JSON.stringify({ outcome: 'EXISTING_TASK', task: 1, reason: 'names the regatta poster' }) } }] } }],
-            usage: { prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 },
-          }),
-        );
-      });
-    });
-    await new Promise<void>((r) => stub.listen(0, '127.0.0.1', () => r()));
-    const port = (stub.address() as AddressInfo).port;
+    stub = await startOpenAIStub(() => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [toolCall('c1', 'route', { outcome: 'EXISTING_TASK', task: 1, reason: 'names the regatta poster' })],
+    }));
     t = await startTestApp('routeropenai', {
-      openai: { apiKey: 'sk-test', baseUrl: `http://127.0.0.1:${port}/v1`, routerModel: 'stub-router', workerModel: 'stub-worker' },
+      openai: { apiKey: 'sk-test', baseUrl: stub.baseUrl, routerModel: 'stub-router', workerModel: 'stub-worker' },
       runtime: loadConfig({}).runtime,
     });
   });
   after(async () => {
     await t?.close();
-    stub?.closeAllConnections();
-    await new Promise<void>((r) => stub.close(() => r()));
+    await stub?.close();
   });
 
   test('the router model is called with the route tool and its answer routes the message', async () => {
     const task = await t.app.deps.prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: 'Regatta poster', status: 'RUNNING' } });
     const r = (await gqlOk(t.url, t.a.ownerToken, SendMessage, { input: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), text: 'bigger sails on it', idempotencyKey: 'r1' } })).sendMessage;
     assert.deepEqual([r.route.outcome, r.route.method, r.task?.id], ['EXISTING_TASK', 'MODEL', toGlobalId('Task', task.id)]);
-    const req = bodies.find((b) => b.model === 'stub-router')!;
+    const req = stub.requests.find((b) => b.model === 'stub-router')!;
     assert.ok(req, 'the router role used its own model name');
     assert.deepEqual(req.tools?.map((x) => x.function.name), ['route']);
     assert.match(JSON.stringify(req.tool_choice), /route/);
-    assert.match(req.messages.at(-1)!.content, /1\. Regatta poster/);
+    assert.match(String(req.messages.at(-1)!.content), /1\. Regatta poster/);
   });
 });

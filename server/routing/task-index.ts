@@ -55,3 +55,28 @@ export async function loadTaskIndex(prisma: PrismaClient, workspaceId: string, t
     retrieval: Number(r.retrieval) || 0,
   }));
 }
+
+/** A task row as an index entry (fields truncated like the index query does). */
+export function toIndexEntry(t: {
+  id: string;
+  title: string;
+  goal: string;
+  summary: string;
+  status: string;
+  kind: 'PERSISTENT' | 'LIGHTWEIGHT';
+  language: string | null;
+  lastActivityAt: Date;
+}): TaskIndexEntry {
+  return {
+    taskId: t.id,
+    title: cut(t.title),
+    goal: t.goal.slice(0, INDEX_FIELD_CHARS),
+    summary: t.summary.slice(0, INDEX_FIELD_CHARS),
+    status: t.status,
+    kind: t.kind,
+    language: t.language,
+    lastActivityAt: t.lastActivityAt,
+    objects: [],
+    retrieval: 0,
+  };
+}

@@ -7,7 +7,7 @@ import { badInput, conflict, notFound } from '../../errors.ts';
 import { routeDeterministic, type ResolvedCardOption } from '../../routing/deterministic.ts';
 import { asDuplicateQuestion, likelyDuplicate, routeOffline } from '../../routing/offline-router.ts';
 import { routeWithModel } from '../../routing/model-router.ts';
-import { loadTaskIndex } from '../../routing/task-index.ts';
+import { loadTaskIndex, toIndexEntry } from '../../routing/task-index.ts';
 import type { RouteDecision, TaskIndexEntry } from '../../routing/types.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
 
@@ -88,34 +88,11 @@ export async function duplicateCheck(
     orderBy: { lastActivityAt: 'desc' },
     take: DUPLICATE_WINDOW,
   });
-  const entries: TaskIndexEntry[] = running.map((t) => ({
-    taskId: t.id,
-    title: t.title,
-    goal: t.goal.slice(0, 200),
-    summary: t.summary.slice(0, 200),
-    status: t.status,
-    kind: t.kind,
-    language: t.language,
-    lastActivityAt: t.lastActivityAt,
-    objects: [],
-    retrieval: 0,
-  }));
+  const entries = running.map(toIndexEntry);
   const dup = likelyDuplicate(input.text, entries, now);
   return dup ? asDuplicateQuestion(decision, dup) : decision;
 }
 
 async function entryFor(deps: Deps, taskId: string): Promise<TaskIndexEntry> {
-  const t = await deps.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
-  return {
-    taskId: t.id,
-    title: t.title,
-    goal: t.goal.slice(0, 200),
-    summary: t.summary.slice(0, 200),
-    status: t.status,
-    kind: t.kind,
-    language: t.language,
-    lastActivityAt: t.lastActivityAt,
-    objects: [],
-    retrieval: 0,
-  };
+  return toIndexEntry(await deps.prisma.task.findUniqueOrThrow({ where: { id: taskId } }));
 }

@@ -169,16 +169,7 @@ async function applyDecision(
           language: knownLanguage(nextTaskLanguage((task.language as LanguageCode | null) ?? null, input.text)),
         });
       }
-      const item = await tx.inboxItem.create({
-        data: {
-          taskId: task.id,
-          workspaceId: task.workspaceId,
-          kind: 'MESSAGE',
-          text: input.text,
-          authorUserId: viewer.userId,
-          idempotencyKey: `message:${input.messageId}`,
-        },
-      });
+      const item = await deliver(tx, task, viewer, input);
       const next = nextTaskLanguage((task.language as LanguageCode | null) ?? null, input.text);
       const language = next === 'und' ? task.language : next;
       // Iterating on a lightweight result makes it real work: promote it (context and journal kept).
@@ -219,7 +210,14 @@ async function createTask(
     actor: { kind: 'USER', id: viewer.userId },
     payload: { title: task.title, goal: task.goal, status: task.status, kind: task.kind, language: task.language, messageId: input.messageId },
   });
-  const item = await tx.inboxItem.create({
+  const item = await deliver(tx, task, viewer, input);
+  await ensureTurn(tx, deps.scheduler, task);
+  return { taskId: task.id, inboxItemId: item.id, cardId: null, replyId: null };
+}
+
+/** Puts the message in the task's inbox (once per message). */
+function deliver(tx: Tx, task: { id: string; workspaceId: string }, viewer: Viewer, input: { messageId: string; text: string }) {
+  return tx.inboxItem.create({
     data: {
       taskId: task.id,
       workspaceId: task.workspaceId,
@@ -229,6 +227,4 @@ async function createTask(
       idempotencyKey: `message:${input.messageId}`,
     },
   });
-  await ensureTurn(tx, deps.scheduler, task);
-  return { taskId: task.id, inboxItemId: item.id, cardId: null, replyId: null };
 }
