@@ -101,11 +101,19 @@ export async function renewLease(rt: RuntimeDeps, claim: Claim): Promise<void> {
   if (!RUNNABLE.includes(row.task_status)) throw new TaskStopped(claim.taskId, row.task_status);
 }
 
-/** Throws TaskStopped / LeaseLost at a safe boundary (before a model call or a tool call). */
+/**
+ * The cheap check at a safe boundary (before a model call or a tool call): one read, no locks, no
+ * transaction. It keeps a paused, cancelled or superseded turn from starting new work; the
+ * authoritative check is the fence inside the write that follows.
+ */
 export async function checkBoundary(rt: RuntimeDeps, claim: Claim): Promise<void> {
-  await rt.prisma.$transaction(async (tx) => {
-    await fence(tx, claim);
-  });
+  const rows = await rt.prisma.$queryRawUnsafe<{ generation: number; status: string; task_status: TaskStatus }[]>(
+    `SELECT t.generation, t.status, k.status AS task_status FROM turns t JOIN tasks k ON k.id = t.task_id WHERE t.id = $1::uuid`,
+    claim.turnId,
+  );
+  const r = rows[0];
+  if (!r || r.generation !== claim.generation || r.status !== 'RUNNING') throw new LeaseLost(claim.turnId, claim.generation);
+  if (!RUNNABLE.includes(r.task_status)) throw new TaskStopped(claim.taskId, r.task_status);
 }
 
 export type Decision = { content: string; toolCalls: { id: string; name: string; args: unknown }[] };
