@@ -7,6 +7,7 @@ import { createPrisma } from './db/client.ts';
 import type { Deps } from './deps.ts';
 import { createGraphQLServer, type GraphQLServer } from './graphql/yoga.ts';
 import { startHttpServer, type RunningServer } from './http/server.ts';
+import { createEmbedder, type Embedder } from './routing/embeddings.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { RuntimeDeps } from './runtime/deps.ts';
 import { createModelProvider } from './runtime/models/provider.ts';
@@ -34,6 +35,8 @@ export type AppOptions = {
   models?: ModelProvider;
   /** Tools in addition to the built-in ones. */
   tools?: ToolDef[];
+  /** Replace the configured embedding model (null: none). */
+  embedder?: Embedder | null;
 };
 
 export async function createApp(config: Config, connectionString: string, opts: AppOptions = {}): Promise<App> {
@@ -70,7 +73,11 @@ export async function createApp(config: Config, connectionString: string, opts: 
       maxTurnsPerTask: config.runtime.maxTurnsPerTask,
     },
   };
-  const deps: Deps = { config, prisma, notifier, hub, log, scheduler, runtime };
+  const embedder =
+    opts.embedder !== undefined
+      ? opts.embedder
+      : createEmbedder({ apiKey: config.openai.apiKey, baseUrl: config.openai.baseUrl, model: config.openai.embeddingModel });
+  const deps: Deps = { config, prisma, notifier, hub, log, scheduler, runtime, embedder };
   const yoga = createGraphQLServer(deps);
   const servers: RunningServer[] = [];
   const workers: WorkerHandle[] = [];

@@ -23,6 +23,8 @@ const EnvSchema = z.object({
   ATELIER_GRAPHIQL: bool.default(true),
   ATELIER_ROUTER_MODEL: z.string().optional(),
   ATELIER_WORKER_MODEL: z.string().optional(),
+  /// Embedding model for the router's semantic retrieval (with OPENAI_API_KEY / OPENAI_BASE_URL).
+  ATELIER_EMBEDDING_MODEL: z.string().optional(),
   /// Lease of a running turn; renewed every third of it. A dead worker's turn is taken over after it.
   ATELIER_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   ATELIER_WATCHDOG_MS: z.coerce.number().int().min(50).default(10_000),
@@ -50,7 +52,13 @@ export type Config = {
   eventPollMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   graphiql: boolean;
-  openai: { apiKey: string | undefined; baseUrl: string | undefined; routerModel: string | undefined; workerModel: string | undefined };
+  openai: {
+    apiKey: string | undefined;
+    baseUrl: string | undefined;
+    routerModel: string | undefined;
+    workerModel: string | undefined;
+    embeddingModel?: string | undefined;
+  };
   runtime: {
     leaseMs: number;
     watchdogMs: number;
@@ -84,7 +92,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventPollMs: e.ATELIER_EVENT_POLL_MS,
     logLevel: e.ATELIER_LOG_LEVEL,
     graphiql: e.ATELIER_GRAPHIQL,
-    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, routerModel: e.ATELIER_ROUTER_MODEL, workerModel: e.ATELIER_WORKER_MODEL },
+    openai: {
+      apiKey: e.OPENAI_API_KEY,
+      baseUrl: e.OPENAI_BASE_URL,
+      routerModel: e.ATELIER_ROUTER_MODEL,
+      workerModel: e.ATELIER_WORKER_MODEL,
+      embeddingModel: e.ATELIER_EMBEDDING_MODEL,
+    },
     runtime: {
       leaseMs: e.ATELIER_LEASE_MS,
       watchdogMs: e.ATELIER_WATCHDOG_MS,

@@ -4,6 +4,7 @@ import type { EventNotifier } from './channel/notifier.ts';
 import type { Config } from './config.ts';
 import type { PrismaClient } from './db/client.ts';
 import type { Logger } from './log.ts';
+import type { Embedder } from './routing/embeddings.ts';
 import type { RuntimeDeps } from './runtime/deps.ts';
 import type { Scheduler } from './runtime/scheduler.ts';
 
@@ -16,4 +17,6 @@ export type Deps = {
   scheduler: Scheduler;
   /** The durable runtime's dependencies (models, tools, options); workers run with these. */
   runtime: RuntimeDeps;
+  /** Embeddings for the router's semantic retrieval; null without an embedding model. */
+  embedder: Embedder | null;
 };

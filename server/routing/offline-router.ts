@@ -40,7 +40,10 @@ export function scoreCandidates(text: string, index: TaskIndexEntry[], now: Date
       const lexical = overlap(msg, taskFeatures(e));
       const recent = now.getTime() - e.lastActivityAt.getTime() < 24 * 3600_000 ? 0.03 : 0;
       const live = ['QUEUED', 'RUNNING', 'WAITING', 'PAUSED'].includes(e.status) ? 0.02 : 0;
-      return { taskId: e.taskId, title: e.title, score: Math.min(1, 0.85 * lexical + 0.15 * Math.min(1, e.retrieval) + recent + live) };
+      // Embedding similarity counts from 0.3 (unrelated texts of one domain) to 0.8 (same work).
+      const semantic = e.semantic !== undefined ? Math.max(0, Math.min(1, (e.semantic - 0.3) / 0.5)) * 0.8 : 0;
+      const base = Math.max(0.85 * lexical + 0.15 * Math.min(1, e.retrieval), semantic);
+      return { taskId: e.taskId, title: e.title, score: Math.min(1, base + recent + live) };
     })
     .sort((a, b) => b.score - a.score || a.title.localeCompare(b.title));
 }

@@ -1,7 +1,8 @@
 // The router's compact task index: the most recently active tasks plus retrieval (full-text rank
-// and trigram similarity in PostgreSQL) for older ones. Its size is bounded by
-// INDEX_RECENT + INDEX_RETRIEVED entries of truncated fields, whatever the number of tasks.
+// and trigram similarity in PostgreSQL, and embeddings when configured) for older ones. Its size is
+// bounded by INDEX_MAX entries of truncated fields, whatever the number of tasks.
 import type { PrismaClient } from '../db/client.ts';
+import { refreshEmbeddings, semanticCandidates, type Embedder } from './embeddings.ts';
 import { INDEX_FIELD_CHARS, INDEX_RECENT, INDEX_RETRIEVED, type TaskIndexEntry } from './types.ts';
 
 type Row = {
@@ -18,7 +19,12 @@ type Row = {
 
 const cut = (s: string) => (s.length > INDEX_FIELD_CHARS ? s.slice(0, INDEX_FIELD_CHARS - 1) + '…' : s);
 
-export async function loadTaskIndex(prisma: PrismaClient, workspaceId: string, text: string): Promise<TaskIndexEntry[]> {
+export async function loadTaskIndex(
+  prisma: PrismaClient,
+  workspaceId: string,
+  text: string,
+  embedder: Embedder | null = null,
+): Promise<TaskIndexEntry[]> {
   const cols = `id, title, left(goal, ${INDEX_FIELD_CHARS}) AS goal, left(summary, ${INDEX_FIELD_CHARS}) AS summary, status, kind, language, last_activity_at`;
   const recent = await prisma.$queryRawUnsafe<Row[]>(
     `SELECT ${cols}, 0::float8 AS retrieval FROM tasks
@@ -40,6 +46,20 @@ export async function loadTaskIndex(prisma: PrismaClient, workspaceId: string, t
     : [];
   const byId = new Map<string, Row>();
   for (const r of [...retrieved, ...recent]) if (!byId.has(r.id)) byId.set(r.id, r);
+  // Semantic candidates: tasks the words alone would not find (only with an embedding model).
+  const semantic = new Map<string, number>();
+  if (embedder && text.trim()) {
+    await refreshEmbeddings(prisma, embedder, workspaceId);
+    for (const c of await semanticCandidates(prisma, embedder, workspaceId, text)) semantic.set(c.taskId, c.similarity);
+    const missing = [...semantic.keys()].filter((id) => !byId.has(id));
+    if (missing.length) {
+      const extra = await prisma.$queryRawUnsafe<Row[]>(
+        `SELECT ${cols}, 0::float8 AS retrieval FROM tasks WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid)`,
+        JSON.stringify(missing),
+      );
+      for (const r of extra) byId.set(r.id, r);
+    }
+  }
   const rows = [...byId.values()];
   const refs = await prisma.taskObjectRef.findMany({ where: { taskId: { in: rows.map((r) => r.id) } }, select: { taskId: true, objectId: true } });
   return rows.map((r) => ({
@@ -53,6 +73,7 @@ export async function loadTaskIndex(prisma: PrismaClient, workspaceId: string, t
     lastActivityAt: r.last_activity_at,
     objects: refs.filter((x) => x.taskId === r.id).slice(0, 5).map((x) => x.objectId),
     retrieval: Number(r.retrieval) || 0,
+    ...(semantic.has(r.id) ? { semantic: semantic.get(r.id)! } : {}),
   }));
 }
 

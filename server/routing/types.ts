@@ -16,6 +16,8 @@ export type TaskIndexEntry = {
   objects: string[];
   /** Database retrieval score (full-text rank + trigram similarity), 0 when found by recency only. */
   retrieval: number;
+  /** Cosine similarity of embeddings, when an embedding model is configured. */
+  semantic?: number;
 };
 
 export type Candidate = { taskId: string; title: string; score: number };
@@ -34,3 +36,5 @@ export type RouteDecision = {
 export const INDEX_RECENT = 20;
 export const INDEX_RETRIEVED = 10;
 export const INDEX_FIELD_CHARS = 200;
+/** Upper bound of the index: recent + retrieved + semantic candidates. */
+export const INDEX_MAX = INDEX_RECENT + INDEX_RETRIEVED + 5;

@@ -105,7 +105,7 @@ export const WorkspaceEventsSub = graphql(`
 
 export const RuntimeInfoQuery = graphql(`
   query RuntimeInfo {
-    viewer { runtime { model { provider offline workerModel description } tools } }
+    viewer { runtime { model { provider offline workerModel description } tools embeddingModel } }
   }
 `);
 

@@ -13,10 +13,11 @@ builder.objectType(ModelInfoRef, {
   }),
 });
 
-export const RuntimeInfoRef = builder.objectRef<{ model: ModelInfo; tools: string[] }>('RuntimeInfo');
+export const RuntimeInfoRef = builder.objectRef<{ model: ModelInfo; tools: string[]; embeddingModel: string | null }>('RuntimeInfo');
 builder.objectType(RuntimeInfoRef, {
   fields: (t) => ({
     model: t.field({ type: ModelInfoRef, resolve: (r) => r.model }),
+    embeddingModel: t.exposeString('embeddingModel', { nullable: true, description: "The router's embedding model; null: retrieval by words only." }),
     tools: t.exposeStringList('tools'),
   }),
 });

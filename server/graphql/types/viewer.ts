@@ -18,6 +18,7 @@ builder.objectType(ViewerRef, {
       resolve: (_v, _a, ctx) => ({
         model: ctx.deps.runtime.models.info,
         tools: ctx.deps.runtime.tools.list().map((x) => x.name),
+        embeddingModel: ctx.deps.embedder?.model ?? null,
       }),
     }),
     workspaces: t.field({

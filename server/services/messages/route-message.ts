@@ -49,7 +49,12 @@ export async function routeMessage(deps: Deps, viewer: Viewer, input: RoutingInp
   const det = routeDeterministic({ taskId: input.taskId, card, objectId: input.objectId, objectOwners: owners });
   if (det) return { decision: det, indexSize: 0, card: cardRow };
 
-  const index = await loadTaskIndex(prisma, input.workspaceId, input.text);
+  const index = await loadTaskIndex(prisma, input.workspaceId, input.text, deps.embedder).catch(async (e) => {
+    // An embedding outage degrades retrieval to words only; routing goes on.
+    if (!deps.embedder) throw e;
+    deps.log.warn('semantic retrieval failed; routing on words only', { error: (e as Error).message });
+    return loadTaskIndex(prisma, input.workspaceId, input.text, null);
+  });
   const models = deps.runtime.models;
   let decision: RouteDecision | null = null;
   if (!models.info.offline) {
