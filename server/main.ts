@@ -18,11 +18,16 @@ async function main() {
     url = embedded.connectionString;
     log.info('embedded PostgreSQL running', { port: config.embeddedPgPort, dataDir: config.dataDir });
   }
-  await ensureDatabase(url);
-  const m = await migrate(url);
+  // If anything below fails, stop the embedded server we started rather than orphan it.
+  const failStop = async (e: unknown) => {
+    await embedded?.stop().catch(() => {});
+    throw e;
+  };
+  await ensureDatabase(url).catch(failStop);
+  const m = await migrate(url).catch(failStop);
   if (m.applied.length) log.info('migrations applied', { applied: m.applied });
 
-  const app = await createApp(config, url, { log });
+  const app = await createApp(config, url, { log }).catch(failStop);
   // --worker-only: no API (scale workers separately); --api-only: no worker (scale API processes).
   const workerOnly = process.argv.includes('--worker-only');
   const apiOnly = process.argv.includes('--api-only');
@@ -30,13 +35,17 @@ async function main() {
   if (workerOnly && worker) {
     process.stdout.write(`\n  Atelier worker running (${worker.workerId}), model: ${app.deps.runtime.models.info.description}\n\n`);
   } else {
+    // Listen first: if the port is taken, nothing is bootstrapped and no token is lost unseen.
+    const server = await app.listen().catch(async (e) => {
+      await app.close().catch(() => {});
+      return failStop(e);
+    });
     const firstStart = (await app.deps.prisma.workspace.count()) === 0;
     let token: string | undefined;
     if (firstStart) {
       const init = await initWorkspace(app.deps.prisma, {});
       token = init.token;
     }
-    const server = await app.listen();
     const lines = [
       '',
       `  Atelier is running: ${server.url}`,
