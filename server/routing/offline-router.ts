@@ -14,18 +14,21 @@ const RECENT_MS = 6 * 3600_000;
 
 const has = (re: RegExp, s: string) => re.test(s);
 
-const GREETING = /^(hi|hey|hello|hallo|servus|moin|guten (morgen|tag|abend)|bonjour|hola|ciao|你好|您好|嗨|こんにちは|안녕)\b|^(你好|您好|嗨|こんにちは)/u;
-const THANKS = /^(thanks|thank you|thx|danke|vielen dank|merci|gracias|grazie|谢谢|多谢|感谢|ありがとう|감사)/u;
+const GREETING = /^(hi|hey|hello|hallo|servus|moin|good (morning|afternoon|evening)|guten (morgen|tag|abend)|bonjour|hola|ciao)\b|^(你好|您好|嗨|早上好|こんにちは|おはよう|안녕)/u;
+const THANKS = /^(thanks|thank you|thx|cheers|danke|vielen dank|merci|gracias|grazie)\b|(谢谢|多谢|感谢|辛苦了|ありがとう|감사)/u;
 const QUESTION_START =
   /^(?:what|how|which|when|where|why|who|is there|are there|do you|can you tell|could you tell|was|wie|welche|wann|wo|warum|wer|gibt es|kannst du mir sagen|qu'est|quoi|comment|quel|combien|qué|cómo|cuál|什么|怎么|哪|为什么|有没有|多少|是不是|なに|何|どう|どれ|いつ)/u;
 const APP_QUESTION =
-  /(what can you do|how many|status|progress|which tasks|what tasks|was kannst du|wie viele|welche aufgaben|stand|你能做什么|多少个|进度|状态|哪些任务|何ができ|進捗)/u;
+  /(what can you do|what can you make|what (kinds?|sorts?) of|how many|status|progress|which tasks|what tasks|was kannst du|wie viele|welche aufgaben|stand|你能做什么|能做什么|这个平台|多少个|进度|状态|哪些任务|何ができ|進捗)/u;
+/** "Did the render finish?": a question about a task's state, answered by the main thread. */
+const STATUS_QUESTION =
+  /^(did|has|have|is|are|was|were)\b.*\b(finish|finished|done|ready|complete|completed|over)\b|\b(fertig|abgeschlossen)\b.*\?|(好了吗|完成了吗|做完了吗|終わりました)/u;
 const CREATE_VERB =
   /\b(make|create|design|draw|generate|render|produce|build|write|draft|animate|film|edit|change|turn|give me|i need|i want|let'?s|erstell|gestalt|mach|zeichne|entwirf|generier|schreib|änder|ändere|brauche|möchte|crée|fais|dessine|crea|haz|diseña|genera)\w*/u;
 const CREATE_CJK = /(做|画|设计|生成|制作|创建|写|改|来一张|来个|帮我|给我|作って|描いて|作成|デザイン|変えて)/u;
-const LIGHT = /\b(quick|quickly|just a|a single|one quick|simple|tiny|small icon|icon|sticker|emoji|avatar|favicon|meme|schnell|kurz|nur ein|ein kleines|einfaches|icône|rapide|rápido|sencillo)\b|(快速|简单|随便|一个小|小图标|图标|头像|表情|ちょっと|アイコン)/u;
+const LIGHT = /\b(quick|quickly|just a|a single|one quick|simple|tiny|silly|funny|small icon|icon|sticker|emoji|avatar|favicon|meme|placeholder|schnell|kurz|nur ein|ein kleines|einfaches|platzhalter\w*|icône|rapide|vite fait|petite|rápido|sencillo)\b|(快速|简单|随便|一个小|小图标|图标|头像|表情|ちょっと|アイコン)/u;
 const PROJECT =
-  /\b(series|campaign|project|storyboard|video|film|trailer|brand|branding|identity|multiple|several|set of|collection|launch|website|3d scene|scene|serie|reihe|kampagne|projekt|mehrere|marke|série|campagne|projet|serie|campaña|proyecto)\b|(系列|项目|活动|品牌|多张|一套|视频|分镜|シリーズ|プロジェクト|動画)/u;
+  /\b(series|campaign|project|storyboard|video|film|trailer|brand|branding|identity|multiple|several|set of|collection|launch|3d scene|scene|serie|reihe|kampagne|projekt|mehrere|marke|série|campagne|projet|serie|campaña|proyecto)\b|(系列|项目|活动|品牌|多张|一套|视频|分镜|シリーズ|プロジェクト|動画)/u;
 const DEICTIC =
   /\b(that one|this one|that|this|it|them|those|the last one|the other one|das|dies|diese[ns]?|den|die|dem|es|sie|letzte[ns]?|celui|celle|ça|ese|esa|eso)\b|(那个|这个|那张|这张|它|刚才|上一个|それ|これ|あれ|さっき)/u;
 
@@ -66,10 +69,11 @@ export function routeOffline(text: string, index: TaskIndexEntry[], now = new Da
     ...extra,
   });
 
-  if ((has(GREETING, n) || has(THANKS, n)) && words.length <= 6 && !creative) {
+  if ((has(GREETING, n) || has(THANKS, n)) && words.length <= 10 && !creative) {
     return decide('ANSWER', 'greeting or thanks', { reply: has(THANKS, n) ? 'You are welcome.' : 'Hello! What shall we make?' });
   }
   const question = text.trim().endsWith('?') || text.trim().endsWith('？') || has(QUESTION_START, n);
+  if (has(STATUS_QUESTION, n) && !creative) return decide('ANSWER', 'a question about the state of work');
   if (question && (has(APP_QUESTION, n) || !creative) && !(best && best.score >= STRONG && has(DEICTIC, n))) {
     if (!best || best.score < STRONG || has(APP_QUESTION, n)) return decide('ANSWER', 'a question for the main thread');
   }
