@@ -12,6 +12,7 @@ import { createClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { transactWithEvents } from '../../server/channel/unit-of-work.ts';
 import { seedWorkspace, startTestApp, type TestApp } from '../helpers/app.ts';
+import { sleep, percentile, round, fmt, table } from './stats.ts';
 
 const QUICK = process.argv.includes('--quick');
 
@@ -45,27 +46,10 @@ const APP_POOL_MAX = 10;
 // Helpers
 
 const now = () => performance.timeOrigin + performance.now(); // absolute ms, same clock in-process
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const globalTaskId = (uuid: string) => Buffer.from(`Task:${uuid}`).toString('base64');
 
-/** Nearest-rank percentile of an unsorted sample (NaN when empty). */
-function percentile(sample: readonly number[], p: number): number {
-  if (sample.length === 0) return NaN;
-  const s = [...sample].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * s.length));
-  return s[Math.min(rank, s.length) - 1]!;
-}
 
-const round = (x: number, d = 2) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 ** d : null);
-const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
-const pad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
-const padEnd = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? padEnd(c, widths[i]!) : pad(c, widths[i]!))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
 
 /** Runs `worker(w, i)` from `concurrency` loops until `ops` operations are done or `deadline` passes. */
 async function runLoad(

@@ -22,6 +22,7 @@ import { defineTool } from '../../server/runtime/tools/types.ts';
 import { createTask } from '../../server/services/tasks/create-task.ts';
 import { EFFECTS_TABLE_SQL } from '../fixtures/runtime-plugin.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { sleep, percentile, mean, round, fmt, table } from './stats.ts';
 
 const QUICK = process.argv.includes('--quick');
 
@@ -90,27 +91,9 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 
 const T0 = performance.now();
 const progress = (msg: string) => void process.stderr.write(`  [${((performance.now() - T0) / 1000).toFixed(1)} s] ${msg}\n`);
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const rand = (lo: number, hi: number) => lo + Math.random() * (hi - lo);
 
-/** Nearest-rank percentile of an unsorted sample (NaN when empty). */
-function percentile(sample: readonly number[], p: number): number {
-  if (sample.length === 0) return NaN;
-  const s = [...sample].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * s.length));
-  return s[Math.min(rank, s.length) - 1]!;
-}
-const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
-const round = (x: number, d = 2) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 ** d : null);
-const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
-const pad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
-const padEnd = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? padEnd(c, widths[i]!) : pad(c, widths[i]!))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
 
 async function pgClient(url: string): Promise<pg.Client> {
   const c = new pg.Client({ connectionString: url });
