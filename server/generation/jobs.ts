@@ -1,0 +1,149 @@
+// The job lifecycle in the database. Submission is idempotent per (workspace, key) and persists the
+// upstream job id at once; an unclear submission is marked UNKNOWN and reconciled by lookup, never
+// resubmitted blindly. Callbacks and polls go through `applyUpdate`, which locks the job row and
+// only moves its status forward: duplicates and stale updates change nothing and emit nothing.
+// Progress reaches subscribers as task events, without any model call.
+import { transactWithEvents, type UowDeps } from '../channel/unit-of-work.ts';
+import type { Prisma } from '../db/generated/client.ts';
+import type { Logger } from '../log.ts';
+import { advance, type JobStatus } from './status.ts';
+import { SubmissionOutcomeUnknown, type GenerationProvider, type GenerationRequest, type ProviderUpdate } from './types.ts';
+
+export type JobDeps = UowDeps & { provider: GenerationProvider; log: Logger };
+
+type JobRow = {
+  id: string;
+  task_id: string | null;
+  status: JobStatus;
+  progress: number;
+  upstream_job_id: string | null;
+};
+
+export async function submitGeneration(
+  deps: JobDeps,
+  req: GenerationRequest & { workspaceId: string; taskId: string | null },
+) {
+  const { prisma, provider } = deps;
+  const inserted = await prisma.$queryRawUnsafe<{ id: string }[]>(
+    `INSERT INTO generation_jobs (id, workspace_id, task_id, kind, provider, idempotency_key, prompt, params, status, created_at, updated_at, last_seen_at)
+     VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::"GenerationKind", $4, $5, $6, $7::jsonb, 'SUBMITTING', now(), now(), now())
+     ON CONFLICT (workspace_id, idempotency_key) DO NOTHING RETURNING id`,
+    req.workspaceId,
+    req.taskId,
+    req.kind,
+    provider.name,
+    req.idempotencyKey,
+    req.prompt,
+    JSON.stringify(req.params ?? {}),
+  );
+  if (!inserted[0]) {
+    // Another worker (or an earlier attempt) already owns this order: one job, one submission.
+    return prisma.generationJob.findUniqueOrThrow({
+      where: { workspaceId_idempotencyKey: { workspaceId: req.workspaceId, idempotencyKey: req.idempotencyKey } },
+    });
+  }
+  const id = inserted[0].id;
+  try {
+    const { upstreamJobId } = await provider.submit(req);
+    await record(deps, id, req.taskId, { status: 'QUEUED', upstreamJobId }, 'JOB_SUBMITTED');
+  } catch (e) {
+    if (e instanceof SubmissionOutcomeUnknown) {
+      await record(deps, id, req.taskId, { status: 'UNKNOWN', error: e.message }, 'JOB_SUBMISSION_UNKNOWN');
+    } else {
+      await record(deps, id, req.taskId, { status: 'FAILED', error: (e as Error).message.slice(0, 500) }, 'JOB_FAILED');
+    }
+  }
+  return prisma.generationJob.findUniqueOrThrow({ where: { id } });
+}
+
+async function record(
+  deps: JobDeps,
+  jobId: string,
+  taskId: string | null,
+  set: { status: JobStatus; upstreamJobId?: string; error?: string },
+  type: string,
+) {
+  await transactWithEvents(deps, async (tx, emit) => {
+    await tx.generationJob.update({
+      where: { id: jobId },
+      data: { status: set.status, upstreamJobId: set.upstreamJobId, error: set.error ?? null, lastSeenAt: new Date() },
+    });
+    if (taskId) emit(taskId, { type, actor: { kind: 'SYSTEM' }, payload: { jobId, status: set.status, error: set.error ?? null } });
+  });
+}
+
+const EVENT_FOR: Partial<Record<JobStatus, string>> = { SUCCEEDED: 'JOB_SUCCEEDED', FAILED: 'JOB_FAILED', CANCELLED: 'JOB_CANCELLED' };
+
+/** Applies a callback or poll result. Returns true when it changed the job. */
+export async function applyUpdate(deps: JobDeps, u: ProviderUpdate): Promise<boolean> {
+  const { value } = await transactWithEvents(deps, async (tx, emit) => {
+    const rows = await tx.$queryRawUnsafe<JobRow[]>(
+      `SELECT id, task_id, status, progress, upstream_job_id FROM generation_jobs
+        WHERE provider = $1 AND upstream_job_id = $2 FOR UPDATE`,
+      deps.provider.name,
+      u.upstreamJobId,
+    );
+    const job = rows[0];
+    if (!job) return false;
+    const next = advance({ status: job.status, progress: Number(job.progress) }, { status: u.status, progress: u.progress });
+    if (!next) {
+      await tx.$executeRawUnsafe('UPDATE generation_jobs SET callbacks = callbacks + 1, last_seen_at = now() WHERE id = $1::uuid', job.id);
+      return false;
+    }
+    const terminal = next.status === 'SUCCEEDED' || next.status === 'FAILED' || next.status === 'CANCELLED';
+    await tx.generationJob.update({
+      where: { id: job.id },
+      data: {
+        status: next.status,
+        progress: next.progress,
+        callbacks: { increment: 1 },
+        lastSeenAt: new Date(),
+        ...(terminal ? { completedAt: new Date() } : {}),
+        ...(u.files ? { result: { files: u.files } as unknown as Prisma.InputJsonValue } : {}),
+        ...(u.error ? { error: u.error } : {}),
+      },
+    });
+    if (job.task_id) {
+      emit(job.task_id, {
+        type: EVENT_FOR[next.status] ?? 'JOB_PROGRESS',
+        actor: { kind: 'SYSTEM' },
+        payload: { jobId: job.id, status: next.status, progress: next.progress, ...(u.files ? { files: u.files.map((f) => ({ mime: f.mime, bytes: f.bytes })) } : {}), ...(u.error ? { error: u.error } : {}) },
+      });
+    }
+    return true;
+  });
+  return value;
+}
+
+/** Subscribes to the provider's callbacks (errors are logged; polling covers anything lost). */
+export function listenToProvider(deps: JobDeps): () => void {
+  return deps.provider.onUpdate((u) => {
+    applyUpdate(deps, u).catch((e) => deps.log.warn('job callback failed', { upstreamJobId: u.upstreamJobId, error: (e as Error).message }));
+  });
+}
+
+/**
+ * Reconciliation: jobs silent for `silentMs` are polled; UNKNOWN submissions are looked up by their
+ * idempotency key (attached when found, failed when the provider never got them).
+ */
+export async function reconcileJobs(deps: JobDeps, opts: { silentMs: number }): Promise<{ polled: number; resolvedUnknown: number }> {
+  const { prisma, provider } = deps;
+  const silent = await prisma.generationJob.findMany({
+    where: { provider: provider.name, status: { in: ['QUEUED', 'RUNNING'] }, lastSeenAt: { lt: new Date(Date.now() - opts.silentMs) } },
+    take: 200,
+  });
+  for (const j of silent) await applyUpdate(deps, await provider.status(j.upstreamJobId!));
+  const unknown = await prisma.generationJob.findMany({ where: { provider: provider.name, status: 'UNKNOWN' }, take: 200 });
+  let resolvedUnknown = 0;
+  for (const j of unknown) {
+    const found = provider.lookup ? await provider.lookup(j.idempotencyKey) : null;
+    if (found) {
+      await record(deps, j.id, j.taskId, { status: 'QUEUED', upstreamJobId: found.upstreamJobId }, 'JOB_SUBMITTED');
+      await applyUpdate(deps, await provider.status(found.upstreamJobId));
+    } else if (provider.lookup) {
+      await record(deps, j.id, j.taskId, { status: 'FAILED', error: 'the submission never reached the provider' }, 'JOB_FAILED');
+    }
+    resolvedUnknown++;
+  }
+  return { polled: silent.length, resolvedUnknown };
+}

@@ -1,0 +1,127 @@
+// Generation jobs: forward-only status, duplicate and out-of-order callbacks, a lost callback
+// recovered by polling, an unclear submission reconciled instead of resubmitted, one job per
+// idempotency key under concurrent submissions, and real files from the simulated provider.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { applyUpdate, listenToProvider, reconcileJobs, submitGeneration, type JobDeps } from '../server/generation/jobs.ts';
+import { renderImage, SimulatedProvider, type SimulatedOptions } from '../server/generation/simulated.ts';
+import { advance } from '../server/generation/status.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { eventually } from './helpers/produce.ts';
+
+describe('forward-only status (pure)', () => {
+  test('a final state is final; status and progress never go back', () => {
+    assert.equal(advance({ status: 'SUCCEEDED', progress: 1 }, { status: 'RUNNING', progress: 0.5 }), null);
+    assert.equal(advance({ status: 'FAILED', progress: 0.3 }, { status: 'SUCCEEDED' }), null);
+    assert.equal(advance({ status: 'RUNNING', progress: 0.6 }, { status: 'RUNNING', progress: 0.1 }), null);
+    assert.equal(advance({ status: 'RUNNING', progress: 0.6 }, { status: 'QUEUED' }), null);
+    assert.deepEqual(advance({ status: 'QUEUED', progress: 0 }, { status: 'RUNNING', progress: 0.1 }), { status: 'RUNNING', progress: 0.1 });
+    assert.deepEqual(advance({ status: 'RUNNING', progress: 0.6 }, { status: 'SUCCEEDED' }), { status: 'SUCCEEDED', progress: 1 });
+  });
+});
+
+describe('simulated provider files', () => {
+  test('images are real PNGs rendered from the prompt (same prompt, same picture)', () => {
+    const a = renderImage('a red fox in the snow');
+    assert.deepEqual([...a.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    assert.equal(a.readUInt32BE(16), 256);
+    assert.equal(a.readUInt32BE(20), 256);
+    assert.deepEqual(renderImage('a red fox in the snow'), a);
+    assert.notDeepEqual(renderImage('a blue whale'), a);
+  });
+});
+
+describe('job lifecycle', () => {
+  let t: TestApp;
+  let dir: string;
+  let n = 0;
+  const providers: SimulatedProvider[] = [];
+  before(async () => {
+    t = await startTestApp('generation');
+    dir = mkdtempSync(join(tmpdir(), 'atelier-gen-'));
+  });
+  after(async () => {
+    for (const p of providers) p.close();
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function setup(opts: Partial<SimulatedOptions>) {
+    // 600 ms: the first callback (at 20%) comes well after the upstream id is persisted.
+    const provider = new SimulatedProvider({ filesDir: dir, latencyMs: { IMAGE: 600 }, ...opts });
+    providers.push(provider);
+    const deps: JobDeps = { prisma: t.app.deps.prisma, notifier: t.app.deps.notifier, provider, log: t.app.deps.log };
+    const stop = listenToProvider(deps);
+    const task = await t.app.deps.prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: `gen ${++n}` } });
+    return { provider, deps, stop, task };
+  }
+  const jobEvents = (taskId: string) =>
+    t.app.deps.prisma.taskEvent.findMany({ where: { taskId, type: { startsWith: 'JOB_' } }, orderBy: { seq: 'asc' } });
+
+  test('duplicate and out-of-order callbacks: one final state, no regression, one event per real change', async () => {
+    const { deps, stop, task } = await setup({ duplicateCallbackRate: 1, outOfOrderRate: 1 });
+    const job = await submitGeneration(deps, { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE', prompt: 'lighthouse at dusk', params: {}, idempotencyKey: 'k-dup' });
+    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).callbacks >= 7, 'all callbacks delivered', 10_000);
+    stop();
+    const row = await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } });
+    assert.equal(row.status, 'SUCCEEDED');
+    assert.equal(row.progress, 1);
+    const files = (row.result as { files: { path: string; mime: string }[] }).files;
+    assert.equal(files[0]!.mime, 'image/png');
+    assert.deepEqual([...readFileSync(files[0]!.path).subarray(1, 4)], [0x50, 0x4e, 0x47]);
+    const events = await jobEvents(task.id);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['JOB_SUBMITTED', 'JOB_PROGRESS', 'JOB_PROGRESS', 'JOB_SUCCEEDED'],
+      'duplicates and the late progress callbacks emitted nothing',
+    );
+  });
+
+  test('a lost completion callback is recovered by polling', async () => {
+    const { deps, stop, task } = await setup({ missingCallbackRate: 1 });
+    const job = await submitGeneration(deps, { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE', prompt: 'quiet harbour', params: {}, idempotencyKey: 'k-lost' });
+    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).progress >= 0.6, 'progress callbacks', 10_000);
+    // The final callback never comes; wait until the provider has finished, then reconcile.
+    await eventually(async () => (await deps.provider.status(job.upstreamJobId!)).status === 'SUCCEEDED', 'provider done', 10_000);
+    assert.equal((await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).status, 'RUNNING');
+    const r = await reconcileJobs(deps, { silentMs: 0 });
+    assert.ok(r.polled >= 1);
+    assert.equal((await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).status, 'SUCCEEDED');
+    stop();
+  });
+
+  test('an unclear submission is not resubmitted: retries return the same job, reconciliation finds it by key', async () => {
+    const { provider, deps, stop, task } = await setup({ unknownSubmitRate: 1 });
+    const req = { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE' as const, prompt: 'paper boat', params: {}, idempotencyKey: 'k-unknown' };
+    const first = await submitGeneration(deps, req);
+    assert.equal(first.status, 'UNKNOWN');
+    const again = await submitGeneration(deps, req);
+    assert.equal(again.id, first.id);
+    assert.equal(provider.submits, 1, 'never submitted twice');
+    const r = await reconcileJobs(deps, { silentMs: 60_000 });
+    assert.equal(r.resolvedUnknown, 1);
+    const row = await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: first.id } });
+    assert.ok(row.upstreamJobId, 'attached to the job the provider did create');
+    assert.notEqual(row.status, 'UNKNOWN');
+    stop();
+  });
+
+  test('two workers submitting the same call at once: one job, one submission', async () => {
+    const { provider, deps, stop, task } = await setup({});
+    const req = { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE' as const, prompt: 'twin', params: {}, idempotencyKey: 'turn:1:0' };
+    const [a, b] = await Promise.all([submitGeneration(deps, req), submitGeneration(deps, req)]);
+    assert.equal(a.id, b.id);
+    assert.equal(provider.submits, 1);
+    assert.equal(await t.app.deps.prisma.generationJob.count({ where: { idempotencyKey: 'turn:1:0' } }), 1);
+    stop();
+  });
+
+  test('updates for unknown upstream jobs are ignored', async () => {
+    const { deps, stop } = await setup({});
+    assert.equal(await applyUpdate(deps, { upstreamJobId: 'sim_nope', status: 'SUCCEEDED' }), false);
+    stop();
+  });
+});
