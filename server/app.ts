@@ -6,7 +6,13 @@ import type { Config } from './config.ts';
 import { createPrisma } from './db/client.ts';
 import type { Deps } from './deps.ts';
 import { createGraphQLServer, type GraphQLServer } from './graphql/yoga.ts';
+import { listenToProvider, reconcileJobs, type JobDeps } from './generation/jobs.ts';
+import { SimulatedProvider } from './generation/simulated.ts';
+import type { GenerationProvider } from './generation/types.ts';
 import { startHttpServer, type RunningServer } from './http/server.ts';
+import { resolve } from 'node:path';
+import { generationTools } from './runtime/tools/generation.ts';
+import { wakeOnJobEnd } from './runtime/wake.ts';
 import { createEmbedder, type Embedder } from './routing/embeddings.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { RuntimeDeps } from './runtime/deps.ts';
@@ -37,6 +43,8 @@ export type AppOptions = {
   tools?: ToolDef[];
   /** Replace the configured embedding model (null: none). */
   embedder?: Embedder | null;
+  /** Replace the generation provider (default: the simulated provider, files in <dataDir>/files). */
+  provider?: GenerationProvider;
 };
 
 export async function createApp(config: Config, connectionString: string, opts: AppOptions = {}): Promise<App> {
@@ -60,11 +68,14 @@ export async function createApp(config: Config, connectionString: string, opts: 
           routerModel: config.openai.routerModel,
           workerModel: config.openai.workerModel,
         }));
+  const provider = opts.provider ?? new SimulatedProvider({ filesDir: resolve(config.dataDir, 'files') });
+  const jobs: JobDeps = { prisma, notifier, provider, log, onJobEnd: wakeOnJobEnd(scheduler) };
+  const stopListening = listenToProvider(jobs);
   const runtime: RuntimeDeps = {
     prisma,
     notifier,
     scheduler,
-    tools: new ToolRegistry([...builtinTools, ...(plugin.tools ?? []), ...(opts.tools ?? [])]),
+    tools: new ToolRegistry([...builtinTools, ...generationTools(jobs), ...(plugin.tools ?? []), ...(opts.tools ?? [])]),
     models,
     log,
     options: {
@@ -77,7 +88,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
     opts.embedder !== undefined
       ? opts.embedder
       : createEmbedder({ apiKey: config.openai.apiKey, baseUrl: config.openai.baseUrl, model: config.openai.embeddingModel });
-  const deps: Deps = { config, prisma, notifier, hub, log, scheduler, runtime, embedder };
+  const deps: Deps = { config, prisma, notifier, hub, log, scheduler, runtime, embedder, jobs };
   const yoga = createGraphQLServer(deps);
   const servers: RunningServer[] = [];
   const workers: WorkerHandle[] = [];
@@ -94,11 +105,15 @@ export async function createApp(config: Config, connectionString: string, opts: 
         concurrency: o.concurrency ?? config.runtime.workerConcurrency,
         watchdogMs: config.runtime.watchdogMs,
         staleQueuedMs: config.runtime.staleQueuedMs,
+        // Jobs whose callbacks went silent are polled; unclear submissions are looked up.
+        alsoEachTick: () => reconcileJobs(jobs, { silentMs: Math.max(config.runtime.watchdogMs * 3, 5000) }),
       });
       workers.push(w);
       return w;
     },
     close: async () => {
+      stopListening();
+      (provider as { close?: () => void }).close?.();
       for (const w of workers.splice(0)) await w.stop();
       for (const s of servers.splice(0)) await s.close();
       await scheduler.stop();

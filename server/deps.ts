@@ -3,6 +3,7 @@ import type { EventHub } from './channel/hub.ts';
 import type { EventNotifier } from './channel/notifier.ts';
 import type { Config } from './config.ts';
 import type { PrismaClient } from './db/client.ts';
+import type { JobDeps } from './generation/jobs.ts';
 import type { Logger } from './log.ts';
 import type { Embedder } from './routing/embeddings.ts';
 import type { RuntimeDeps } from './runtime/deps.ts';
@@ -19,4 +20,6 @@ export type Deps = {
   runtime: RuntimeDeps;
   /** Embeddings for the router's semantic retrieval; null without an embedding model. */
   embedder: Embedder | null;
+  /** Generation jobs: provider, callbacks, waking. */
+  jobs: JobDeps;
 };

@@ -3,13 +3,21 @@
 // resubmitted blindly. Callbacks and polls go through `applyUpdate`, which locks the job row and
 // only moves its status forward: duplicates and stale updates change nothing and emit nothing.
 // Progress reaches subscribers as task events, without any model call.
-import { transactWithEvents, type UowDeps } from '../channel/unit-of-work.ts';
+import { transactWithEvents, type Emit, type UowDeps } from '../channel/unit-of-work.ts';
+import type { Tx } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { Logger } from '../log.ts';
 import { advance, type JobStatus } from './status.ts';
 import { SubmissionOutcomeUnknown, type GenerationProvider, type GenerationRequest, type ProviderUpdate } from './types.ts';
 
-export type JobDeps = UowDeps & { provider: GenerationProvider; log: Logger };
+/** What happens when a job reaches a final state (the runtime wakes or completes the task). */
+export type OnJobEnd = (
+  tx: Tx,
+  emit: Emit,
+  job: { id: string; taskId: string; kind: string; status: JobStatus; params: unknown; files: unknown; error: string | null },
+) => Promise<void>;
+
+export type JobDeps = UowDeps & { provider: GenerationProvider; log: Logger; onJobEnd?: OnJobEnd };
 
 type JobRow = {
   id: string;
@@ -103,6 +111,18 @@ export async function applyUpdate(deps: JobDeps, u: ProviderUpdate): Promise<boo
         ...(u.error ? { error: u.error } : {}),
       },
     });
+    if (job.task_id && terminal && deps.onJobEnd) {
+      const full = await tx.generationJob.findUniqueOrThrow({ where: { id: job.id } });
+      await deps.onJobEnd(tx, emit, {
+        id: job.id,
+        taskId: job.task_id,
+        kind: full.kind,
+        status: next.status,
+        params: full.params,
+        files: u.files ?? null,
+        error: u.error ?? null,
+      });
+    }
     if (job.task_id) {
       emit(job.task_id, {
         type: EVENT_FOR[next.status] ?? 'JOB_PROGRESS',

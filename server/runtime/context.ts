@@ -17,7 +17,12 @@ export const WORKER_SYSTEM_PROMPT = [
 ].join('\n');
 
 function inboxMessage(i: HistoryInbox): HumanMessage {
-  const label = i.kind === 'SIGNAL' ? `[${i.signal?.toLowerCase().replace('_', ' ')} from the user]` : '[message from the user]';
+  const label =
+    i.signal === 'JOB_RESULT'
+      ? '[generation result]'
+      : i.kind === 'SIGNAL'
+        ? `[${i.signal?.toLowerCase().replace('_', ' ')} from the user]`
+        : '[message from the user]';
   return new HumanMessage(`${label} ${i.text ?? ''}`.trim());
 }
 
@@ -90,7 +95,7 @@ export async function loadTaskInbox(prisma: PrismaClient, taskId: string): Promi
     where: {
       taskId,
       withdrawnAt: null,
-      OR: [{ kind: 'MESSAGE' }, { kind: 'SIGNAL', signal: { in: ['REVISE', 'ADD_CONTEXT'] } }],
+      OR: [{ kind: 'MESSAGE' }, { kind: 'SIGNAL', signal: { in: ['REVISE', 'ADD_CONTEXT', 'JOB_RESULT'] } }],
     },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });

@@ -34,7 +34,7 @@ export type RunTurnOptions = {
   renew?: boolean;
 };
 
-export type RunTurnResult = { outcome: 'not-claimed' | 'completed' | 'requeued' | 'failed' | 'stopped' | 'lease-lost'; generation?: number };
+export type RunTurnResult = { outcome: 'not-claimed' | 'completed' | 'requeued' | 'suspended' | 'failed' | 'stopped' | 'lease-lost'; generation?: number };
 
 function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -115,6 +115,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       if (open.length) {
         const ended = await runCalls(rt, claim, last.toolCalls, signal);
         if (ended) return 'completed';
+        if (await suspendIfWaiting(rt, claim, last.id)) return 'suspended';
         continue;
       }
     }
@@ -162,6 +163,18 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
     });
     if (!committed) rt.log.info('inbox changed during the model call; deciding again', { taskId: claim.taskId });
   }
+}
+
+/**
+ * After a step's calls: if one of them started external work that is still running (a tool with
+ * `suspends`), the turn ends and the task waits — no model call, no worker held.
+ */
+async function suspendIfWaiting(rt: RuntimeDeps, claim: Claim, stepId: string): Promise<boolean> {
+  const calls = await rt.prisma.toolCall.findMany({ where: { stepId, status: 'DONE' } });
+  const waiting = calls.filter((c) => rt.tools.get(c.name)?.suspends?.(c.result) === true);
+  if (!waiting.length) return false;
+  await endTurn(rt, claim, 'suspend', `waiting for ${waiting.map((c) => c.name).join(', ')}`);
+  return true;
 }
 
 /** Executes a step's calls in order. Returns true when a call ended the turn. */

@@ -48,12 +48,16 @@ export async function watchdogTick(rt: RuntimeDeps, opts: { staleMs: number }): 
   return report;
 }
 
-export function startWatchdog(rt: RuntimeDeps, opts: { intervalMs: number; staleMs: number }): { stop(): void } {
+export function startWatchdog(
+  rt: RuntimeDeps,
+  opts: { intervalMs: number; staleMs: number; alsoEachTick?: () => Promise<unknown> },
+): { stop(): void } {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
     watchdogTick(rt, { staleMs: opts.staleMs })
+      .then(() => opts.alsoEachTick?.())
       .catch((e) => rt.log.warn('watchdog tick failed', { error: (e as Error).message }))
       .finally(() => (running = false));
   }, opts.intervalMs);

@@ -10,7 +10,7 @@ export type WorkerHandle = { workerId: string; stop(): Promise<void> };
 
 export async function startWorker(
   rt: RuntimeDeps,
-  opts: { concurrency: number; watchdogMs: number; staleQueuedMs: number },
+  opts: { concurrency: number; watchdogMs: number; staleQueuedMs: number; alsoEachTick?: () => Promise<unknown> },
 ): Promise<WorkerHandle> {
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const inFlight = new Set<Promise<unknown>>();
@@ -23,7 +23,7 @@ export async function startWorker(
       inFlight.delete(p);
     }
   });
-  const watchdog = startWatchdog(rt, { intervalMs: opts.watchdogMs, staleMs: opts.staleQueuedMs });
+  const watchdog = startWatchdog(rt, { intervalMs: opts.watchdogMs, staleMs: opts.staleQueuedMs, alsoEachTick: opts.alsoEachTick });
   rt.log.info('worker started', { workerId, concurrency: opts.concurrency });
   return {
     workerId,

@@ -36,6 +36,12 @@ export type ToolDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Zod
   retry?: { attempts: number; backoffMs: number };
   /** After this tool succeeds, the turn ends without another model call (e.g. complete_task). */
   endsTurn?: boolean;
+  /**
+   * For tools that start slow external work (generation jobs): given the call's result, whether the
+   * turn should suspend — end without a model call, task WAITING, no worker held — until the work
+   * completes and wakes the task.
+   */
+  suspends?: (result: unknown) => boolean;
   run(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>>;
   /** For AT_MOST_ONCE tools: find out whether a call with this key took effect. */
   verify?(input: z.output<I>, ctx: ToolContext): Promise<{ happened: boolean | 'unknown'; detail?: unknown }>;
