@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { applyUpdate, listenToProvider, reconcileJobs, submitGeneration, type JobDeps } from '../server/generation/jobs.ts';
+import { applyUpdate, ledgerSummary, listenToProvider, reconcileJobs, submitGeneration, type JobDeps } from '../server/generation/jobs.ts';
 import { renderImage, SimulatedProvider, type SimulatedOptions } from '../server/generation/simulated.ts';
 import { advance } from '../server/generation/status.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
@@ -116,7 +116,29 @@ describe('job lifecycle', () => {
     assert.equal(a.id, b.id);
     assert.equal(provider.submits, 1);
     assert.equal(await t.app.deps.prisma.generationJob.count({ where: { idempotencyKey: 'turn:1:0' } }), 1);
+    assert.equal(await t.app.deps.prisma.ledgerEntry.count({ where: { jobId: a.id, kind: 'HOLD' } }), 1, 'one order, one hold');
     stop();
+  });
+
+  test('ledger: success charges the quoted hold once, despite duplicate callbacks; per order hold = charge + release', async () => {
+    const { deps, stop, task } = await setup({ duplicateCallbackRate: 1 });
+    const job = await submitGeneration(deps, { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'VIDEO', prompt: 'waves', params: {}, idempotencyKey: 'k-paid' });
+    assert.equal(job.quoteCents, SimulatedProvider.PRICES.VIDEO);
+    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).status === 'SUCCEEDED', 'done', 15_000);
+    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).callbacks >= 6, 'duplicates delivered', 10_000);
+    stop();
+    const entries = await t.app.deps.prisma.ledgerEntry.findMany({ where: { jobId: job.id }, orderBy: { createdAt: 'asc' } });
+    assert.deepEqual(entries.map((e) => [e.kind, e.amountCents]), [['HOLD', 40], ['CHARGE', 40]]);
+    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 40, chargedCents: 40, releasedCents: 0, outstandingCents: 0 });
+  });
+
+  test('ledger: a failed job is refunded by rule (the hold is released, nothing charged)', async () => {
+    const { deps, stop, task } = await setup({ failureRate: 1 });
+    const job = await submitGeneration(deps, { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE', prompt: 'fails', params: {}, idempotencyKey: 'k-fail' });
+    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).status === 'FAILED', 'failed', 15_000);
+    stop();
+    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 4, chargedCents: 0, releasedCents: 4, outstandingCents: 0 });
+    await assert.rejects(t.app.deps.prisma.$executeRawUnsafe(`UPDATE ledger_entries SET amount_cents = 0 WHERE job_id = $1::uuid`, job.id), /append-only/);
   });
 
   test('updates for unknown upstream jobs are ignored', async () => {

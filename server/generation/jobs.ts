@@ -32,18 +32,29 @@ export async function submitGeneration(
   req: GenerationRequest & { workspaceId: string; taskId: string | null },
 ) {
   const { prisma, provider } = deps;
-  const inserted = await prisma.$queryRawUnsafe<{ id: string }[]>(
-    `INSERT INTO generation_jobs (id, workspace_id, task_id, kind, provider, idempotency_key, prompt, params, status, created_at, updated_at, last_seen_at)
-     VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::"GenerationKind", $4, $5, $6, $7::jsonb, 'SUBMITTING', now(), now(), now())
-     ON CONFLICT (workspace_id, idempotency_key) DO NOTHING RETURNING id`,
-    req.workspaceId,
-    req.taskId,
-    req.kind,
-    provider.name,
-    req.idempotencyKey,
-    req.prompt,
-    JSON.stringify(req.params ?? {}),
-  );
+  const quote = await provider.quote(req);
+  // The order and its hold commit together: a job row without its hold (or the reverse) cannot exist.
+  const inserted = await prisma.$transaction(async (tx) => {
+    const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `INSERT INTO generation_jobs (id, workspace_id, task_id, kind, provider, idempotency_key, prompt, params, status, quote_cents, created_at, updated_at, last_seen_at)
+       VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::"GenerationKind", $4, $5, $6, $7::jsonb, 'SUBMITTING', $8, now(), now(), now())
+       ON CONFLICT (workspace_id, idempotency_key) DO NOTHING RETURNING id`,
+      req.workspaceId,
+      req.taskId,
+      req.kind,
+      provider.name,
+      req.idempotencyKey,
+      req.prompt,
+      JSON.stringify(req.params ?? {}),
+      quote,
+    );
+    if (rows[0] && quote > 0) {
+      await tx.ledgerEntry.create({
+        data: { workspaceId: req.workspaceId, taskId: req.taskId, jobId: rows[0].id, kind: 'HOLD', amountCents: quote, reason: `quote for ${req.kind.toLowerCase()}` },
+      });
+    }
+    return rows;
+  });
   if (!inserted[0]) {
     // Another worker (or an earlier attempt) already owns this order: one job, one submission.
     return prisma.generationJob.findUniqueOrThrow({
@@ -76,6 +87,7 @@ async function record(
       where: { id: jobId },
       data: { status: set.status, upstreamJobId: set.upstreamJobId, error: set.error ?? null, lastSeenAt: new Date() },
     });
+    if (set.status === 'FAILED') await settle(tx, jobId, 'FAILED');
     if (taskId) emit(taskId, { type, actor: { kind: 'SYSTEM' }, payload: { jobId, status: set.status, error: set.error ?? null } });
   });
 }
@@ -99,6 +111,7 @@ export async function applyUpdate(deps: JobDeps, u: ProviderUpdate): Promise<boo
       return false;
     }
     const terminal = next.status === 'SUCCEEDED' || next.status === 'FAILED' || next.status === 'CANCELLED';
+    if (terminal) await settle(tx, job.id, next.status);
     await tx.generationJob.update({
       where: { id: job.id },
       data: {
@@ -166,4 +179,36 @@ export async function reconcileJobs(deps: JobDeps, opts: { silentMs: number }): 
     resolvedUnknown++;
   }
   return { polled: silent.length, resolvedUnknown };
+}
+
+/**
+ * Settles a job's hold when it ends: success charges it, anything else releases it (refund by rule).
+ * Idempotent: (job, kind) is unique, and a job is settled once whatever the callbacks do.
+ */
+async function settle(tx: Tx, jobId: string, status: JobStatus): Promise<void> {
+  const hold = await tx.ledgerEntry.findUnique({ where: { jobId_kind: { jobId, kind: 'HOLD' } } });
+  if (!hold) return;
+  const kind = status === 'SUCCEEDED' ? 'CHARGE' : 'RELEASE';
+  await tx.$executeRawUnsafe(
+    `INSERT INTO ledger_entries (id, workspace_id, task_id, job_id, kind, amount_cents, reason, created_at)
+     SELECT gen_random_uuid(), $1::uuid, $2::uuid, $3::uuid, $4::"LedgerKind", $5, $6, now()
+      WHERE NOT EXISTS (SELECT 1 FROM ledger_entries WHERE job_id = $3::uuid AND kind IN ('CHARGE', 'RELEASE'))
+     ON CONFLICT (job_id, kind) DO NOTHING`,
+    hold.workspaceId,
+    hold.taskId,
+    jobId,
+    kind,
+    hold.amountCents,
+    status === 'SUCCEEDED' ? 'generation delivered' : `refund: job ${status.toLowerCase()}`,
+  );
+}
+
+/** Money per task (or workspace): held, charged, released, and what is still on hold. */
+export async function ledgerSummary(prisma: UowDeps['prisma'], where: { taskId?: string; workspaceId?: string }) {
+  const rows = await prisma.ledgerEntry.groupBy({ by: ['kind'], where, _sum: { amountCents: true } });
+  const sum = (k: string) => rows.find((r) => r.kind === k)?._sum.amountCents ?? 0;
+  const held = sum('HOLD');
+  const charged = sum('CHARGE');
+  const released = sum('RELEASE');
+  return { heldCents: held, chargedCents: charged, releasedCents: released, outstandingCents: held - charged - released };
 }

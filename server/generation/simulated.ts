@@ -111,6 +111,13 @@ export class SimulatedProvider implements GenerationProvider {
     return () => this.listeners.delete(listener);
   }
 
+  /** Simulated prices, in cents. */
+  static readonly PRICES: Record<GenerationKind, number> = { IMAGE: 4, VIDEO: 40, AUDIO: 8, MODEL_3D: 60 };
+
+  async quote(req: GenerationRequest): Promise<number> {
+    return SimulatedProvider.PRICES[req.kind];
+  }
+
   async submit(req: GenerationRequest): Promise<{ upstreamJobId: string }> {
     this.submits++;
     const existing = this.byKey.get(req.idempotencyKey);

@@ -23,6 +23,8 @@ export type ProviderUpdate = {
 
 export interface GenerationProvider {
   readonly name: string;
+  /** The price of a request in cents, quoted before anything is submitted. */
+  quote(req: GenerationRequest): Promise<number>;
   submit(req: GenerationRequest): Promise<{ upstreamJobId: string }>;
   status(upstreamJobId: string): Promise<ProviderUpdate>;
   /** Find a job by idempotency key after a submission whose outcome is unknown (if supported). */
