@@ -15,6 +15,8 @@ import { ScriptedChatModel } from '../server/runtime/models/scripted-model.ts';
 import { createTask } from '../server/services/tasks/create-task.ts';
 import { signalTask } from '../server/services/tasks/signal-task.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { gqlOk, toGlobalId } from './helpers/clients.ts';
+import { TaskJobs } from './helpers/documents.ts';
 import { eventually } from './helpers/produce.ts';
 
 let finishWhenDone = true;
@@ -58,6 +60,11 @@ test('a lone image: the turn suspends, progress arrives as events, the result co
   assert.ok(types.includes('JOB_PROGRESS') && types.includes('JOB_SUCCEEDED') && types.includes('TASK_DELIVERED'), types.join(','));
   const row = await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: task.id } });
   assert.match(row.summary, /image\/png/);
+  // Through the API: the job with its files, and the money (held, then charged on delivery).
+  const q = await gqlOk(t.url, t.a.readToken, TaskJobs, { id: toGlobalId('Task', task.id) });
+  assert.equal(q.task.jobs.length, 1);
+  assert.deepEqual([q.task.jobs[0]!.status, q.task.jobs[0]!.progress, q.task.jobs[0]!.files[0]!.mime, q.task.jobs[0]!.files[0]!.width], ['SUCCEEDED', 1, 'image/png', 256]);
+  assert.deepEqual(q.task.ledger, { heldCents: 4, chargedCents: 4, releasedCents: 0, outstandingCents: 0 });
 });
 
 test('part of a series: the completion wakes the task and the next step reads the result', async () => {

@@ -6,6 +6,7 @@ import './types/user.ts';
 import './types/workspace.ts';
 import './types/thread.ts';
 import './types/journal.ts';
+import './types/generation.ts';
 import './types/task.ts';
 import './types/task-event.ts';
 import './types/runtime-info.ts';

@@ -168,3 +168,13 @@ export const TaskKindList = graphql(`
     workspace(id: $id) { tasks(first: 100, includeLightweight: $lw) { edges { node { id kind title } } } }
   }
 `);
+
+export const TaskJobs = graphql(`
+  query TaskJobs($id: ID!) {
+    task(id: $id) {
+      status
+      jobs { kind status progress quoteCents files { mime name width height } }
+      ledger { heldCents chargedCents releasedCents outstandingCents }
+    }
+  }
+`);

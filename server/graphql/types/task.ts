@@ -3,6 +3,8 @@ import { isTerminal } from '../../domain/task-status.ts';
 import { listTaskEvents, MAX_EVENT_PAGE } from '../../services/events/list-task-events.ts';
 import { builder } from '../builder.ts';
 import { TaskStatusEnum } from './enums.ts';
+import { ledgerSummary } from '../../generation/jobs.ts';
+import { GenerationJobRef, LedgerSummaryRef } from './generation.ts';
 import { InboxItemRef, TurnRef } from './journal.ts';
 import { TaskEventConnectionRef } from './task-event.ts';
 import { UserRef } from './user.ts';
@@ -46,6 +48,15 @@ builder.node(TaskRef, {
       type: [TurnRef],
       description: 'The execution journal: turns, their steps and tool calls.',
       resolve: (task, _a, ctx) => ctx.loaders.turnsByTask.load(task.id),
+    }),
+    jobs: t.field({
+      type: [GenerationJobRef],
+      description: 'Generation jobs of the task (status, progress, cost, result files).',
+      resolve: (task, _a, ctx) => ctx.deps.prisma.generationJob.findMany({ where: { taskId: task.id }, orderBy: { createdAt: 'asc' } }),
+    }),
+    ledger: t.field({
+      type: LedgerSummaryRef,
+      resolve: (task, _a, ctx) => ledgerSummary(ctx.deps.prisma, { taskId: task.id }),
     }),
     inbox: t.field({
       type: [InboxItemRef],
