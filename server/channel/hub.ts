@@ -58,7 +58,8 @@ const EVENT_SELECT = {
 } as const;
 
 type DbEvent = Omit<EventRow, 'position'> & { position: bigint };
-const toRow = (e: DbEvent): EventRow => ({ ...e, position: Number(e.position) });
+/** A database event row as the channel's EventRow (positions fit a JS number). */
+export const toRow = (e: DbEvent): EventRow => ({ ...e, position: Number(e.position) });
 
 class Topic {
   head = 0;

@@ -5,7 +5,7 @@ import type { PrismaClient } from '../db/client.ts';
 import { refreshEmbeddings, semanticCandidates, type Embedder } from './embeddings.ts';
 import { INDEX_FIELD_CHARS, INDEX_RECENT, INDEX_RETRIEVED, type TaskIndexEntry } from './types.ts';
 
-type Row = {
+type TaskRow = {
   id: string;
   title: string;
   goal: string;
@@ -13,9 +13,9 @@ type Row = {
   status: string;
   kind: 'PERSISTENT' | 'LIGHTWEIGHT';
   language: string | null;
-  last_activity_at: Date;
-  retrieval: number;
+  lastActivityAt: Date;
 };
+type Row = TaskRow & { retrieval: number };
 
 const cut = (s: string) => (s.length > INDEX_FIELD_CHARS ? s.slice(0, INDEX_FIELD_CHARS - 1) + '…' : s);
 
@@ -25,7 +25,7 @@ export async function loadTaskIndex(
   text: string,
   embedder: Embedder | null = null,
 ): Promise<TaskIndexEntry[]> {
-  const cols = `id, title, left(goal, ${INDEX_FIELD_CHARS}) AS goal, left(summary, ${INDEX_FIELD_CHARS}) AS summary, status, kind, language, last_activity_at`;
+  const cols = `id, title, left(goal, ${INDEX_FIELD_CHARS}) AS goal, left(summary, ${INDEX_FIELD_CHARS}) AS summary, status, kind, language, last_activity_at AS "lastActivityAt"`;
   const recent = await prisma.$queryRawUnsafe<Row[]>(
     `SELECT ${cols}, 0::float8 AS retrieval FROM tasks
       WHERE workspace_id = $1::uuid AND archived_at IS NULL AND merged_into_id IS NULL
@@ -63,14 +63,7 @@ export async function loadTaskIndex(
   const rows = [...byId.values()];
   const refs = await prisma.taskObjectRef.findMany({ where: { taskId: { in: rows.map((r) => r.id) } }, select: { taskId: true, objectId: true } });
   return rows.map((r) => ({
-    taskId: r.id,
-    title: cut(r.title),
-    goal: r.goal,
-    summary: r.summary,
-    status: r.status,
-    kind: r.kind,
-    language: r.language,
-    lastActivityAt: r.last_activity_at,
+    ...toIndexEntry(r),
     objects: refs.filter((x) => x.taskId === r.id).slice(0, 5).map((x) => x.objectId),
     retrieval: Number(r.retrieval) || 0,
     ...(semantic.has(r.id) ? { semantic: semantic.get(r.id)! } : {}),
@@ -78,16 +71,7 @@ export async function loadTaskIndex(
 }
 
 /** A task row as an index entry (fields truncated like the index query does). */
-export function toIndexEntry(t: {
-  id: string;
-  title: string;
-  goal: string;
-  summary: string;
-  status: string;
-  kind: 'PERSISTENT' | 'LIGHTWEIGHT';
-  language: string | null;
-  lastActivityAt: Date;
-}): TaskIndexEntry {
+export function toIndexEntry(t: TaskRow): TaskIndexEntry {
   return {
     taskId: t.id,
     title: cut(t.title),

@@ -115,9 +115,11 @@ export async function loadTaskSteps(prisma: PrismaClient, taskId: string) {
 export async function buildWorkerInput(
   prisma: PrismaClient,
   taskId: string,
+  /** The task's steps when the caller has just loaded them (loadTaskSteps). */
+  preloaded?: Awaited<ReturnType<typeof loadTaskSteps>>,
 ): Promise<{ messages: BaseMessage[]; newInboxIds: string[] }> {
   const task = await prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true, language: true } });
-  const steps = await loadTaskSteps(prisma, taskId);
+  const steps = preloaded ?? (await loadTaskSteps(prisma, taskId));
   const items = await loadTaskInbox(prisma, taskId);
   const consumed = items.filter((i) => i.consumedTurnId !== null);
   const fresh = items.filter((i) => i.consumedTurnId === null);

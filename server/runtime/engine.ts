@@ -10,7 +10,7 @@
 import type { AIMessage } from '@langchain/core/messages';
 import type { RuntimeDeps } from './deps.ts';
 import { isInboxChanged, isLeaseLost, isTaskStopped, type TaskStopped } from './errors.ts';
-import { buildWorkerInput, digestRequest } from './context.ts';
+import { buildWorkerInput, digestRequest, loadTaskSteps } from './context.ts';
 import {
   checkBoundary,
   claimTurn,
@@ -104,12 +104,10 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
     if (signal.aborted) throw signal.reason;
     // The task's latest step, whichever turn made it: a turn stopped by a pause (or ended by a
     // crash) leaves calls the next turn must finish before anything is asked of the model.
-    const last = await rt.prisma.step.findFirst({
-      where: { taskId: claim.taskId },
-      orderBy: [{ turn: { number: 'desc' } }, { index: 'desc' }],
-      include: { toolCalls: { orderBy: { callIndex: 'asc' } } },
-    });
-    const steps = await rt.prisma.step.count({ where: { turnId: claim.turnId } });
+    // One read of the task's steps serves the resume decision and, if the model is asked, its input.
+    const history = await loadTaskSteps(rt.prisma, claim.taskId);
+    const last = history.at(-1);
+    const steps = history.filter((h) => h.turnId === claim.turnId).length;
     if (last) {
       const open = last.toolCalls.filter((c) => c.status === 'PENDING' || c.status === 'STARTED');
       if (open.length) {
@@ -133,7 +131,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       return 'requeued';
     }
     await checkBoundary(rt, claim);
-    const { messages, newInboxIds } = await buildWorkerInput(rt.prisma, claim.taskId);
+    const { messages, newInboxIds } = await buildWorkerInput(rt.prisma, claim.taskId, history);
     const toolNames = rt.tools.list().map((t) => t.name);
     const { digest, request } = digestRequest(messages, toolNames);
     const model = rt.models.chat('worker');

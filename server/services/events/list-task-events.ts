@@ -1,5 +1,6 @@
 // The polling fallback: a page of a task's events after a seq.
 import type { Viewer } from '../../auth/viewer.ts';
+import { toRow } from '../../channel/hub.ts';
 import type { EventRow } from '../../channel/types.ts';
 import type { Deps } from '../../deps.ts';
 import { badInput } from '../../errors.ts';
@@ -25,6 +26,6 @@ export async function listTaskEvents(
     orderBy: { seq: 'asc' },
     take: first + 1,
   });
-  const events = rows.slice(0, first).map((e) => ({ ...e, position: Number(e.position) }) as EventRow);
+  const events = rows.slice(0, first).map(toRow);
   return { events, hasNextPage: rows.length > first, lastSeq: task.lastEventSeq };
 }
