@@ -1,0 +1,27 @@
+// Irreversible actions that run only once a person approves them (deleting an asset, forgetting a
+// memory). A service that needs confirmation calls `requestApproval` with
+// `kind: 'IRREVERSIBLE'` and `action: { type, ...params }`; when the approval is resolved as
+// APPROVED, `resolveApproval` runs the handler registered here for `action.type` inside the same
+// transaction as the decision, so the decision and its effect commit together (or neither does).
+// A handler must be idempotent per approval and must re-check its preconditions (the thing may be
+// gone by now): it returns an outcome that is stored on the approval and shown to the user.
+import type { Emit } from '../../channel/unit-of-work.ts';
+import type { Tx } from '../../db/client.ts';
+import type { Deps } from '../../deps.ts';
+
+export type ApprovedActionContext = {
+  tx: Tx;
+  emit: Emit;
+  deps: Deps;
+  approval: { id: string; workspaceId: string; taskId: string | null };
+  /** The person who approved. */
+  userId: string;
+};
+
+export type ApprovedActionHandler = (action: Record<string, unknown>, ctx: ApprovedActionContext) => Promise<Record<string, unknown>>;
+
+/**
+ * One entry per irreversible action type. Each domain adds its handler here (issue 7: objects,
+ * issue 8: memory); keep the handlers in their domain's service folder.
+ */
+export const approvedActionHandlers: Record<string, ApprovedActionHandler> = {};
