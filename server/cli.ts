@@ -1,6 +1,7 @@
 // Operator commands:  npm run atelier -- <command>
 //   init  [--workspace NAME] [--email EMAIL] [--name NAME]   new workspace + owner + token
-//   token [--workspace SLUG] [--email EMAIL] [--scopes read,write,approve] [--name LABEL]
+//   token [--workspace SLUG] [--email EMAIL] [--scopes read,write,approve] [--name LABEL] [--service]
+//         (--service: an integration's token: never approves, confirms each paid action)
 //   migrate                                                   apply pending migrations
 //   replay <taskId>                                           re-run a recorded task against its
 //                                                             recorded model and tool responses
@@ -25,6 +26,7 @@ async function main() {
       email: { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
+      service: { type: 'boolean' },
     },
   });
   const config = loadConfig();
@@ -92,6 +94,7 @@ async function main() {
             userId: membership.userId,
             name: values.name ?? 'cli',
             scopes: scopes as ('READ' | 'WRITE' | 'APPROVE')[],
+            principal: values.service ? 'SERVICE' : 'HUMAN',
           });
           console.log(`token (${r.scopes.join(', ').toLowerCase()}) for workspace ${workspace.slug}:\n${r.token}`);
           break;

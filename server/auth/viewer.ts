@@ -14,6 +14,10 @@ export type Viewer = {
   scopes: ReadonlySet<Scope>;
   /** Workspaces this credential may act in, with the user's role there. A token is bound to one. */
   memberships: ReadonlyMap<string, Role>;
+  /** A person or an integration. Only a person resolves approvals (absent: treated as SERVICE). */
+  principal?: 'HUMAN' | 'SERVICE';
+  /** How paid actions started through this credential are confirmed (absent: workspace rules). */
+  paidActions?: 'CONFIRM_EACH' | 'WORKSPACE_RULES';
 };
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -33,6 +37,8 @@ export async function authenticateToken(prisma: PrismaClient, token: string | nu
       revokedAt: true,
       expiresAt: true,
       lastUsedAt: true,
+      principal: true,
+      paidActions: true,
       user: { select: { memberships: { select: { workspaceId: true, role: true } } } },
     },
   });
@@ -52,5 +58,7 @@ export async function authenticateToken(prisma: PrismaClient, token: string | nu
     credentialId: row.id,
     scopes: new Set(row.scopes),
     memberships: new Map([[row.workspaceId, membership.role]]),
+    principal: row.principal,
+    paidActions: row.paidActions,
   };
 }

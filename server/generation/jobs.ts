@@ -27,14 +27,48 @@ type JobRow = {
   upstream_job_id: string | null;
 };
 
-export async function submitGeneration(
+/**
+ * A check every paid order passes inside its transaction (the approvals gate, see
+ * services/approvals/paid-action-gate.ts). `lock` runs first so that the "does this order exist"
+ * read and the decision both happen under the gate's lock.
+ */
+export type OrderGate = {
+  lock(tx: Tx): Promise<void>;
+  decide(tx: Tx, emit: Emit, quoteCents: number): Promise<{ kind: 'proceed' } | { kind: string; [k: string]: unknown }>;
+};
+
+export type OrderResult<G = unknown> =
+  | { kind: 'ordered'; job: Awaited<ReturnType<UowDeps['prisma']['generationJob']['findUniqueOrThrow']>> }
+  | { kind: 'gated'; outcome: G };
+
+/** Submits without a gate (internal callers, benchmarks, tests of the job lifecycle). */
+export async function submitGeneration(deps: JobDeps, req: GenerationRequest & { workspaceId: string; taskId: string | null }) {
+  const r = await orderGeneration(deps, req);
+  if (r.kind !== 'ordered') throw new Error('unreachable: no gate');
+  return r.job;
+}
+
+/**
+ * Places an order (job row + hold, one transaction) unless one exists for this key, then submits it.
+ * With a gate, the gate decides inside that transaction; anything but `proceed` places nothing.
+ */
+export async function orderGeneration<G extends { kind: string }>(
   deps: JobDeps,
   req: GenerationRequest & { workspaceId: string; taskId: string | null },
-) {
+  gate?: OrderGate,
+): Promise<OrderResult<G>> {
   const { prisma, provider } = deps;
   const quote = await provider.quote(req);
+  const byKey = { workspaceId_idempotencyKey: { workspaceId: req.workspaceId, idempotencyKey: req.idempotencyKey } };
   // The order and its hold commit together: a job row without its hold (or the reverse) cannot exist.
-  const inserted = await prisma.$transaction(async (tx) => {
+  const { value: placed } = await transactWithEvents(deps, async (tx, emit) => {
+    if (gate) {
+      await gate.lock(tx);
+      // Another worker (or an earlier attempt) already placed this order: no second decision.
+      if (await tx.generationJob.findUnique({ where: byKey, select: { id: true } })) return { existing: true as const };
+      const outcome = await gate.decide(tx, emit, quote);
+      if (outcome.kind !== 'proceed') return { gated: outcome as unknown as G };
+    }
     const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
       `INSERT INTO generation_jobs (id, workspace_id, task_id, kind, provider, idempotency_key, prompt, params, status, quote_cents, created_at, updated_at, last_seen_at)
        VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::"GenerationKind", $4, $5, $6, $7::jsonb, 'SUBMITTING', $8, now(), now(), now())
@@ -53,15 +87,14 @@ export async function submitGeneration(
         data: { workspaceId: req.workspaceId, taskId: req.taskId, jobId: rows[0].id, kind: 'HOLD', amountCents: quote, reason: `quote for ${req.kind.toLowerCase()}` },
       });
     }
-    return rows;
+    return rows[0] ? { id: rows[0].id } : { existing: true as const };
   });
-  if (!inserted[0]) {
-    // Another worker (or an earlier attempt) already owns this order: one job, one submission.
-    return prisma.generationJob.findUniqueOrThrow({
-      where: { workspaceId_idempotencyKey: { workspaceId: req.workspaceId, idempotencyKey: req.idempotencyKey } },
-    });
+  if ('gated' in placed) return { kind: 'gated', outcome: placed.gated as G };
+  if ('existing' in placed) {
+    // One job, one submission: whoever placed the order submits it.
+    return { kind: 'ordered', job: await prisma.generationJob.findUniqueOrThrow({ where: byKey }) };
   }
-  const id = inserted[0].id;
+  const id = placed.id;
   try {
     const { upstreamJobId } = await provider.submit(req);
     await record(deps, id, req.taskId, { status: 'QUEUED', upstreamJobId }, 'JOB_SUBMITTED');
@@ -72,7 +105,7 @@ export async function submitGeneration(
       await record(deps, id, req.taskId, { status: 'FAILED', error: (e as Error).message.slice(0, 500) }, 'JOB_FAILED');
     }
   }
-  return prisma.generationJob.findUniqueOrThrow({ where: { id } });
+  return { kind: 'ordered', job: await prisma.generationJob.findUniqueOrThrow({ where: { id } }) };
 }
 
 async function record(

@@ -9,7 +9,7 @@
 // LeaseLost and a paused/cancelled task stops the turn with TaskStopped.
 import type { AIMessage } from '@langchain/core/messages';
 import type { RuntimeDeps } from './deps.ts';
-import { isInboxChanged, isLeaseLost, isTaskStopped, type TaskStopped } from './errors.ts';
+import { isAwaitingApproval, isBudgetExceeded, isInboxChanged, isLeaseLost, isTaskStopped, type TaskStopped } from './errors.ts';
 import { buildWorkerInput, digestRequest, loadTaskSteps } from './context.ts';
 import {
   checkBoundary,
@@ -112,6 +112,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       const open = last.toolCalls.filter((c) => c.status === 'PENDING' || c.status === 'STARTED');
       if (open.length) {
         const ended = await runCalls(rt, claim, last.toolCalls, signal);
+        if (ended === 'suspended') return 'suspended';
         if (ended) return 'completed';
         if (await suspendIfWaiting(rt, claim, last.id)) return 'suspended';
         continue;
@@ -175,13 +176,16 @@ async function suspendIfWaiting(rt: RuntimeDeps, claim: Claim, stepId: string): 
   return true;
 }
 
-/** Executes a step's calls in order. Returns true when a call ended the turn. */
+/**
+ * Executes a step's calls in order. Returns true when a call ended the turn (or the task, at its
+ * budget cap), 'suspended' when a call waits for a person's approval.
+ */
 async function runCalls(
   rt: RuntimeDeps,
   claim: Claim,
   calls: { id: string; name: string; status: string; input: unknown }[],
   signal: AbortSignal,
-): Promise<boolean> {
+): Promise<boolean | 'suspended'> {
   for (const call of calls) {
     if (call.status !== 'PENDING' && call.status !== 'STARTED') continue;
     const def = rt.tools.get(call.name);
@@ -209,7 +213,23 @@ async function runCalls(
     }
     await checkBoundary(rt, claim);
     await markCallStarted(rt, claim, call.id, call.name);
-    const outcome = await execute(rt, def, call.input, ctx);
+    let outcome: CallOutcome;
+    try {
+      outcome = await execute(rt, def, call.input, ctx);
+    } catch (e) {
+      if (isAwaitingApproval(e)) {
+        // The call stays STARTED: resolving the approval requeues the task and this call is replayed
+        // (same key) — the gate then finds the person's decision. No model call meanwhile.
+        await endTurn(rt, claim, 'suspend', `waiting for approval: ${e.title}`);
+        return 'suspended';
+      }
+      if (isBudgetExceeded(e)) {
+        await finishCall(rt, claim, call, { status: 'FAILED', error: e.reason });
+        await endTurn(rt, claim, 'budget', e.reason);
+        return true;
+      }
+      throw e;
+    }
     const summary = def.endsTurn && outcome.status === 'DONE' ? String((call.input as { summary?: unknown })?.summary ?? 'Done.') : undefined;
     await finishCall(rt, claim, call, outcome, summary !== undefined ? { summary } : undefined);
     if (summary !== undefined) return true;
@@ -231,7 +251,7 @@ async function execute(
     try {
       return { status: 'DONE', result: await rt.tools.run(def, input, ctx) };
     } catch (e) {
-      if (isLeaseLost(e) || isTaskStopped(e)) throw e;
+      if (isLeaseLost(e) || isTaskStopped(e) || isAwaitingApproval(e) || isBudgetExceeded(e)) throw e;
       lastError = errorMessage(e).slice(0, 2000);
       if (e instanceof ToolInputInvalid || e instanceof ToolOutputInvalid) break; // retrying cannot help
       if (i + 1 < attempts) await new Promise((r) => setTimeout(r, (def.retry?.backoffMs ?? 200) * 2 ** i));

@@ -32,3 +32,28 @@ export class InboxChanged extends Error {
   }
 }
 export const isInboxChanged = (e: unknown): e is InboxChanged => e instanceof InboxChanged;
+
+/**
+ * A tool needs a person's decision before it may act (a paid action above a threshold). The call
+ * stays STARTED, the turn suspends (task WAITING, no worker held), and resolving the approval
+ * requeues the task: the call is replayed with the same idempotency key and finds the decision.
+ */
+export class AwaitingApproval extends Error {
+  constructor(
+    readonly approvalId: string,
+    readonly title: string,
+  ) {
+    super(`waiting for approval: ${title}`);
+    this.name = 'AwaitingApproval';
+  }
+}
+export const isAwaitingApproval = (e: unknown): e is AwaitingApproval => e instanceof AwaitingApproval;
+
+/** The task's budget cap would be crossed: the task ends as BUDGET_EXCEEDED, its state intact. */
+export class BudgetExceeded extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'BudgetExceeded';
+  }
+}
+export const isBudgetExceeded = (e: unknown): e is BudgetExceeded => e instanceof BudgetExceeded;

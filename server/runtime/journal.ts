@@ -266,13 +266,13 @@ async function endTurnInTx(
   rt: RuntimeDeps,
   claim: Claim,
   taskStatus: TaskStatus,
-  how: 'complete' | 'requeue' | 'fail' | 'suspend',
+  how: 'complete' | 'requeue' | 'fail' | 'suspend' | 'budget',
   text: string,
 ): Promise<void> {
   await tx.turn.update({
     where: { id: claim.turnId },
     data: {
-      status: how === 'fail' ? 'FAILED' : 'COMPLETED',
+      status: how === 'fail' ? 'FAILED' : how === 'budget' ? 'STOPPED' : 'COMPLETED',
       outcome: how,
       endedAt: new Date(),
       leaseExpiresAt: null,
@@ -288,13 +288,19 @@ async function endTurnInTx(
     await moveTask(tx, emit, claim.taskId, taskStatus, 'complete', null);
   } else if (how === 'fail') {
     await moveTask(tx, emit, claim.taskId, taskStatus, 'fail', text);
+  } else if (how === 'budget') {
+    // Ends the task; everything it did (journal, jobs, ledger, assets) stays as it is, visible.
+    await moveTask(tx, emit, claim.taskId, taskStatus, 'exceedBudget', text);
   } else if (how === 'suspend') {
     // Waiting on external work: no turn is scheduled; the work's completion wakes the task. If a
     // result (or a message) already arrived while this turn ran, go on at once instead.
     const after = await moveTask(tx, emit, claim.taskId, taskStatus, 'wait', text);
     const unread = await tx.inboxItem.count({ where: { taskId: claim.taskId, consumedAt: null, withdrawnAt: null } });
     const pending = await tx.generationJob.count({ where: { taskId: claim.taskId, status: { in: ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'] } } });
-    if (unread > 0 && pending === 0) {
+    // A pending approval is resolved by a person, whose decision requeues the task; going on now
+    // would only replay the waiting call and suspend again.
+    const asking = await tx.approval.count({ where: { taskId: claim.taskId, status: 'PENDING' } });
+    if (unread > 0 && pending === 0 && asking === 0) {
       await moveTask(tx, emit, claim.taskId, after, 'requeue', null);
       await ensureTurn(tx, rt.scheduler, { id: claim.taskId, workspaceId: claim.workspaceId });
     }
@@ -311,7 +317,7 @@ async function endTurnInTx(
 }
 
 /** Ends the turn: complete the task, schedule the next turn, or fail the task. */
-export async function endTurn(rt: RuntimeDeps, claim: Claim, how: 'complete' | 'requeue' | 'fail' | 'suspend', text: string): Promise<void> {
+export async function endTurn(rt: RuntimeDeps, claim: Claim, how: 'complete' | 'requeue' | 'fail' | 'suspend' | 'budget', text: string): Promise<void> {
   await transactWithEvents(rt, async (tx, emit) => {
     const status = await fence(tx, claim);
     await endTurnInTx(tx, emit, rt, claim, status, how, text);

@@ -1,11 +1,15 @@
-// Generation tools: submit to the provider (idempotent by the call's key) and suspend the turn until
-// the job ends; the job's completion wakes the task (runtime/wake.ts).
+// Generation tools: price the request, pass the approvals gate, submit to the provider (idempotent
+// by the call's key) and suspend the turn until the job ends; the job's completion wakes the task
+// (runtime/wake.ts). Above a threshold the call waits for a person (AwaitingApproval); a rejected
+// action is reported to the model; crossing the task's cap ends the task (BudgetExceeded).
 import { z } from 'zod';
-import { submitGeneration, type JobDeps } from '../../generation/jobs.ts';
+import { orderGeneration, type JobDeps } from '../../generation/jobs.ts';
 import type { GenerationKind } from '../../generation/types.ts';
+import { lockWorkspaceSettings, paidActionGate, type GateOutcome } from '../../services/approvals/paid-action-gate.ts';
+import { AwaitingApproval, BudgetExceeded } from '../errors.ts';
 import { defineTool, type ToolDef } from './types.ts';
 
-const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED'];
+const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'REJECTED'];
 
 function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what: string): ToolDef {
   return defineTool({
@@ -13,21 +17,47 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
     domain: kind === 'IMAGE' ? 'image' : kind === 'VIDEO' ? 'video' : kind === 'AUDIO' ? 'audio' : '3d',
     description:
       `Generate ${what} from a prompt. Runs at a provider and takes a while: the task waits and resumes when it is done. ` +
+      'It costs money: above the workspace limits a person is asked first (you cannot approve it yourself). ' +
       'Set finishWhenDone when this single result is all the user asked for.',
+    // Unknown keys (e.g. a model claiming `approved: true`) are stripped: only a person's recorded
+    // decision approves anything.
     input: z.object({ prompt: z.string().min(1).max(4000), finishWhenDone: z.boolean().default(false) }),
-    output: z.object({ jobId: z.string(), status: z.string() }),
+    output: z.object({ jobId: z.string().nullable(), status: z.string(), approvalId: z.string().optional(), note: z.string().nullable().optional() }),
     safety: 'IDEMPOTENT',
     suspends: (r) => !FINAL.includes(String((r as { status?: unknown })?.status)),
     async run(input, ctx) {
-      const job = await submitGeneration(deps, {
-        workspaceId: ctx.workspaceId,
-        taskId: ctx.taskId,
-        kind,
-        prompt: input.prompt,
-        params: { finishWhenDone: input.finishWhenDone },
-        idempotencyKey: ctx.idempotencyKey,
-      });
-      return { jobId: job.id, status: job.status };
+      const quote = await deps.provider.quote({ kind, prompt: input.prompt, params: {}, idempotencyKey: ctx.idempotencyKey });
+      const r = await orderGeneration<GateOutcome>(
+        deps,
+        {
+          workspaceId: ctx.workspaceId,
+          taskId: ctx.taskId,
+          kind,
+          prompt: input.prompt,
+          params: { finishWhenDone: input.finishWhenDone },
+          idempotencyKey: ctx.idempotencyKey,
+        },
+        {
+          lock: (tx) => lockWorkspaceSettings(tx, ctx.workspaceId).then(() => undefined),
+          decide: async (tx, emit, quoteCents) =>
+            (
+              await paidActionGate(tx, emit, {
+                workspaceId: ctx.workspaceId,
+                taskId: ctx.taskId,
+                requestKey: ctx.idempotencyKey,
+                quoteCents,
+                title: `Generate ${what} for $${(quote / 100).toFixed(2)}: “${input.prompt.slice(0, 120)}”`,
+                action: { type: 'GENERATE', kind, prompt: input.prompt.slice(0, 1000), toolCallId: ctx.idempotencyKey },
+              })
+            ).outcome,
+        },
+      );
+      if (r.kind === 'ordered') return { jobId: r.job.id, status: r.job.status };
+      const o = r.outcome;
+      if (o.kind === 'awaiting-approval') throw new AwaitingApproval(o.approvalId, `${what} (${(quote / 100).toFixed(2)} USD)`);
+      if (o.kind === 'budget-exceeded') throw new BudgetExceeded(o.reason);
+      if (o.kind === 'rejected') return { jobId: null, status: 'REJECTED', approvalId: o.approvalId, note: o.note ?? 'A person declined this paid action.' };
+      throw new Error(`unexpected gate outcome ${o.kind}`);
     },
   });
 }

@@ -203,7 +203,7 @@ async function createTask(
   t: { title: string; goal: string; kind: 'PERSISTENT' | 'LIGHTWEIGHT'; language: string | null },
 ): Promise<Effect> {
   const task = await tx.task.create({
-    data: { workspaceId: input.workspaceId, createdById: viewer.userId, title: t.title, goal: t.goal, kind: t.kind, language: t.language },
+    data: { workspaceId: input.workspaceId, createdById: viewer.userId, paidActions: viewer.paidActions ?? 'WORKSPACE_RULES', title: t.title, goal: t.goal, kind: t.kind, language: t.language },
   });
   emit(task.id, {
     type: 'TASK_CREATED',

@@ -28,6 +28,13 @@ export async function applyTransition(
     where: { id: args.taskId },
     data: { status: d.to, statusReason: args.reason ?? null, ...(isTerminal(d.to) ? { endedAt: new Date() } : {}) },
   });
+  if (isTerminal(d.to)) {
+    // Nobody can decide for an ended task any more: its open cards close with it.
+    await tx.approval.updateMany({
+      where: { taskId: args.taskId, status: 'PENDING' },
+      data: { status: 'CANCELLED', resolvedAt: new Date(), note: `task ended as ${d.to}` },
+    });
+  }
   emit(args.taskId, {
     type: 'TASK_STATUS_CHANGED',
     actor: args.actor,

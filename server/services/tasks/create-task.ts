@@ -28,7 +28,7 @@ export async function createTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
       const task = await tx.task.create({
         data: {
           workspaceId: input.workspaceId,
-          createdById: viewer.userId,
+          createdById: viewer.userId, paidActions: viewer.paidActions ?? 'WORKSPACE_RULES',
           title: input.title,
           goal: input.goal,
           idempotencyKey: input.idempotencyKey ?? null,

@@ -12,6 +12,10 @@ export const CreateTokenInput = z.object({
   name: z.string().trim().min(1).max(100),
   scopes: z.array(z.enum(['READ', 'WRITE', 'APPROVE'])).min(1),
   expiresAt: z.date().optional(),
+  /** SERVICE tokens (integrations) can never resolve approvals. */
+  principal: z.enum(['HUMAN', 'SERVICE']).default('HUMAN'),
+  /** Integrations confirm each paid action unless their policy says otherwise. */
+  paidActions: z.enum(['CONFIRM_EACH', 'WORKSPACE_RULES']).optional(),
 });
 
 export async function createToken(prisma: PrismaClient, raw: z.input<typeof CreateTokenInput>) {
@@ -31,6 +35,8 @@ export async function createToken(prisma: PrismaClient, raw: z.input<typeof Crea
       prefix: t.prefix,
       scopes: [...new Set(['READ' as const, ...scopes])],
       expiresAt: input.expiresAt ?? null,
+      principal: input.principal,
+      paidActions: input.paidActions ?? (input.principal === 'SERVICE' ? 'CONFIRM_EACH' : 'WORKSPACE_RULES'),
     },
   });
   return { token: t.token, id: row.id, scopes: row.scopes };

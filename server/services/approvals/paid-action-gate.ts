@@ -1,0 +1,109 @@
+// The gate every paid action passes, inside the transaction that would place its order. It locks
+// the workspace's settings row first, so concurrent orders of one workspace are decided one after
+// the other against committed spending (two tasks cannot both slip under the daily limit), then
+// applies the pure policy (policy.ts). Outcomes: proceed (place the order in this transaction),
+// ask a person (an approval card, keyed by the call), rejected by a person, or over the task's cap.
+import type { Emit } from '../../channel/unit-of-work.ts';
+import type { Tx } from '../../db/client.ts';
+import { decidePaidAction, type ApprovalStatus, type AutonomyLevel, type PaidActionDecision } from './policy.ts';
+import { requestApproval } from './request-approval.ts';
+
+export type PaidAction = {
+  workspaceId: string;
+  taskId: string | null;
+  /** The tool call's idempotency key: one approval per call, however often it is replayed. */
+  requestKey: string;
+  quoteCents: number;
+  title: string;
+  action: { type: string } & Record<string, unknown>;
+};
+
+export type GateOutcome =
+  | { kind: 'proceed' }
+  | { kind: 'awaiting-approval'; approvalId: string; reasons: { code: string; message: string }[] }
+  | { kind: 'rejected'; approvalId: string; note: string | null }
+  | { kind: 'budget-exceeded'; reason: string };
+
+type SettingsRow = {
+  per_action_free_cents: number;
+  daily_free_cents: number;
+  autonomy: AutonomyLevel;
+  task_budget_cap_cents: number | null;
+};
+
+/** Committed = held and not released (charged or still on hold). */
+async function committedCents(tx: Tx, where: 'task' | 'today', id: string): Promise<number> {
+  const filter = where === 'task' ? 'task_id = $1::uuid' : "workspace_id = $1::uuid AND created_at >= date_trunc('day', now() AT TIME ZONE 'utc') AT TIME ZONE 'utc'";
+  const rows = await tx.$queryRawUnsafe<{ c: bigint | null }[]>(
+    `SELECT COALESCE(SUM(CASE kind WHEN 'HOLD' THEN amount_cents WHEN 'RELEASE' THEN -amount_cents ELSE 0 END), 0)::bigint AS c
+       FROM ledger_entries WHERE ${filter}`,
+    id,
+  );
+  return Number(rows[0]?.c ?? 0);
+}
+
+export async function lockWorkspaceSettings(tx: Tx, workspaceId: string): Promise<SettingsRow> {
+  await tx.$executeRawUnsafe('INSERT INTO workspace_settings (workspace_id) VALUES ($1::uuid) ON CONFLICT DO NOTHING', workspaceId);
+  const rows = await tx.$queryRawUnsafe<SettingsRow[]>(
+    `SELECT per_action_free_cents, daily_free_cents, autonomy, task_budget_cap_cents
+       FROM workspace_settings WHERE workspace_id = $1::uuid FOR UPDATE`,
+    workspaceId,
+  );
+  return rows[0]!;
+}
+
+export async function paidActionGate(tx: Tx, emit: Emit, a: PaidAction): Promise<{ outcome: GateOutcome; decision: PaidActionDecision }> {
+  const settings = await lockWorkspaceSettings(tx, a.workspaceId);
+  const task = a.taskId
+    ? await tx.task.findUnique({
+        where: { id: a.taskId },
+        select: { autonomy: true, perActionFreeCents: true, budgetCapCents: true, approvedBudgetCents: true, paidActions: true },
+      })
+    : null;
+  const existing = await tx.approval.findUnique({
+    where: { workspaceId_requestKey: { workspaceId: a.workspaceId, requestKey: a.requestKey } },
+    select: { id: true, status: true, note: true },
+  });
+  const decision = decidePaidAction({
+    quoteCents: a.quoteCents,
+    autonomy: task?.autonomy ?? settings.autonomy,
+    perActionFreeCents: task?.perActionFreeCents ?? settings.per_action_free_cents,
+    dailyFreeCents: settings.daily_free_cents,
+    budgetCapCents: task ? (task.budgetCapCents ?? settings.task_budget_cap_cents) : null,
+    approvedBudgetCents: task?.approvedBudgetCents ?? null,
+    confirmEach: task?.paidActions === 'CONFIRM_EACH',
+    spentTodayCents: await committedCents(tx, 'today', a.workspaceId),
+    taskCommittedCents: a.taskId ? await committedCents(tx, 'task', a.taskId) : 0,
+    existing: existing ? { id: existing.id, status: existing.status as ApprovalStatus } : null,
+  });
+  switch (decision.kind) {
+    case 'proceed':
+      if (existing?.status === 'PENDING') {
+        // The thresholds changed since the card was shown (e.g. a higher limit): it is moot now.
+        await tx.approval.update({
+          where: { id: existing.id },
+          data: { status: 'CANCELLED', resolvedAt: new Date(), note: 'no longer needed: within the current limits' },
+        });
+        if (a.taskId) emit(a.taskId, { type: 'APPROVAL_RESOLVED', actor: { kind: 'SYSTEM' }, payload: { approvalId: existing.id, status: 'CANCELLED' } });
+      }
+      return { outcome: { kind: 'proceed' }, decision };
+    case 'rejected':
+      return { outcome: { kind: 'rejected', approvalId: decision.approvalId, note: existing?.note ?? null }, decision };
+    case 'budget-exceeded':
+      return { outcome: { kind: 'budget-exceeded', reason: decision.reason }, decision };
+    case 'ask': {
+      const { approval } = await requestApproval(tx, emit, {
+        workspaceId: a.workspaceId,
+        taskId: a.taskId,
+        kind: 'PAID_ACTION',
+        requestKey: a.requestKey,
+        title: a.title,
+        reasons: decision.reasons,
+        quoteCents: a.quoteCents,
+        action: a.action,
+        requestedBy: { kind: 'AGENT' },
+      });
+      return { outcome: { kind: 'awaiting-approval', approvalId: approval.id, reasons: decision.reasons }, decision };
+    }
+  }
+}

@@ -1,0 +1,86 @@
+// A person's decision on an approval card. Only a human principal with the APPROVE scope (and a
+// role that may approve) decides; the model has no tool for it, and nothing it writes counts. The
+// decision is final and idempotent: the same idempotency key returns the recorded decision, a
+// different decision on a resolved card is a CONFLICT. The decision, the approved action's effect
+// (for irreversible actions) and the task's wake-up commit in one transaction.
+import { z } from 'zod';
+import { requireWorkspace } from '../../auth/access.ts';
+import type { Viewer } from '../../auth/viewer.ts';
+import { transactWithEvents } from '../../channel/unit-of-work.ts';
+import type { Deps } from '../../deps.ts';
+import type { Prisma } from '../../db/generated/client.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
+import { ensureTurn } from '../../runtime/turns.ts';
+import { applyTransition, lockTask } from '../tasks/apply-transition.ts';
+import { parseInput } from '../validate.ts';
+import { approvedActionHandlers } from './actions.ts';
+
+export const ResolveApprovalInput = z.object({
+  approvalId: z.string().uuid(),
+  decision: z.enum(['APPROVE', 'REJECT']),
+  idempotencyKey: z.string().trim().min(1).max(200),
+  note: z.string().trim().max(2000).optional(),
+});
+
+export async function resolveApproval(deps: Deps, viewer: Viewer, raw: z.input<typeof ResolveApprovalInput>) {
+  const input = parseInput(ResolveApprovalInput, raw);
+  const found = await deps.prisma.approval.findUnique({ where: { id: input.approvalId }, select: { workspaceId: true } });
+  if (!found) throw notFound('Approval');
+  requireWorkspace(viewer, found.workspaceId, 'approve', 'Approval');
+  if (viewer.principal !== 'HUMAN') throw forbidden('Only a person can resolve an approval; this credential belongs to an integration');
+  const status = input.decision === 'APPROVE' ? 'APPROVED' : 'REJECTED';
+  const { value } = await transactWithEvents(deps, async (tx, emit) => {
+    // Task row first (the lock order of the event channel), then the approval row.
+    const head = await tx.approval.findUniqueOrThrow({ where: { id: input.approvalId }, select: { taskId: true } });
+    const task = head.taskId ? await lockTask(tx, head.taskId) : undefined;
+    const rows = await tx.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM approvals WHERE id = $1::uuid FOR UPDATE', input.approvalId);
+    if (!rows[0]) throw notFound('Approval');
+    const approval = await tx.approval.findUniqueOrThrow({ where: { id: input.approvalId } });
+    if (approval.status !== 'PENDING') {
+      if (approval.resolveKey === input.idempotencyKey && approval.status === status) return approval; // a retry
+      throw conflict(`This approval was already ${approval.status.toLowerCase()}`, { status: approval.status });
+    }
+    let outcome: Record<string, unknown> | null = null;
+    if (status === 'APPROVED' && approval.kind === 'IRREVERSIBLE') {
+      const action = approval.action as { type?: string } & Record<string, unknown>;
+      const handler = approvedActionHandlers[action.type ?? ''];
+      if (!handler) throw new Error(`no handler for approved action ${action.type}`);
+      outcome = await handler(action, { tx, emit, deps, approval, userId: viewer.userId });
+    }
+    if (status === 'APPROVED' && approval.kind === 'PLAN' && approval.taskId) {
+      // Approving a plan approves its budget: paid actions within it need no further card.
+      await tx.task.update({ where: { id: approval.taskId }, data: { approvedBudgetCents: approval.quoteCents ?? 0 } });
+    }
+    const updated = await tx.approval.update({
+      where: { id: approval.id },
+      data: {
+        status,
+        resolvedById: viewer.userId,
+        resolveKey: input.idempotencyKey,
+        note: input.note ?? null,
+        resolvedAt: new Date(),
+        ...(outcome ? { outcome: outcome as Prisma.InputJsonValue } : {}),
+      },
+    });
+    if (approval.taskId && task) {
+      emit(approval.taskId, {
+        type: 'APPROVAL_RESOLVED',
+        actor: { kind: 'USER', id: viewer.userId },
+        payload: { approvalId: approval.id, status, note: input.note ?? null, ...(outcome ? { outcome } : {}) },
+      });
+      if (task.status === 'WAITING') {
+        // The waiting call (or the plan's next step) goes on; a rejection is reported to the model.
+        await applyTransition(tx, emit, {
+          taskId: approval.taskId,
+          from: task.status,
+          transition: 'requeue',
+          actor: { kind: 'USER', id: viewer.userId },
+          reason: status === 'APPROVED' ? 'approved' : 'declined',
+        });
+        await ensureTurn(tx, deps.scheduler, { id: approval.taskId, workspaceId: approval.workspaceId });
+      }
+    }
+    return updated;
+  });
+  return value;
+}
