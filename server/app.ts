@@ -21,6 +21,8 @@ import type { ModelProvider } from './runtime/models/types.ts';
 import { loadRuntimePlugin } from './runtime/plugin.ts';
 import { Scheduler } from './runtime/scheduler.ts';
 import { builtinTools } from './runtime/tools/builtin.ts';
+import { checklistTools } from './runtime/tools/checklist.ts';
+import { loadCapabilities } from './runtime/capabilities.ts';
 import { ToolRegistry } from './runtime/tools/registry.ts';
 import type { ToolDef } from './runtime/tools/types.ts';
 import { startWorker, type WorkerHandle } from './runtime/worker.ts';
@@ -71,17 +73,20 @@ export async function createApp(config: Config, connectionString: string, opts: 
   const provider = opts.provider ?? new SimulatedProvider({ filesDir: resolve(config.dataDir, 'files') });
   const jobs: JobDeps = { prisma, notifier, provider, log, onJobEnd: wakeOnJobEnd(scheduler) };
   const stopListening = listenToProvider(jobs);
+  const capabilities = await loadCapabilities(provider);
   const runtime: RuntimeDeps = {
     prisma,
     notifier,
     scheduler,
-    tools: new ToolRegistry([...builtinTools, ...generationTools(jobs), ...(plugin.tools ?? []), ...(opts.tools ?? [])]),
+    capabilities,
+    tools: new ToolRegistry([...builtinTools, ...checklistTools(capabilities), ...generationTools(jobs), ...(plugin.tools ?? []), ...(opts.tools ?? [])]),
     models,
     log,
     options: {
       leaseMs: config.runtime.leaseMs,
       maxStepsPerTurn: config.runtime.maxStepsPerTurn,
       maxTurnsPerTask: config.runtime.maxTurnsPerTask,
+      maxIdleTurns: config.runtime.maxIdleTurns,
     },
   };
   const embedder =

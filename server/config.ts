@@ -33,6 +33,7 @@ const EnvSchema = z.object({
   ATELIER_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   ATELIER_MAX_STEPS_PER_TURN: z.coerce.number().int().min(1).max(200).default(12),
   ATELIER_MAX_TURNS_PER_TASK: z.coerce.number().int().min(1).max(1000).default(25),
+  ATELIER_MAX_IDLE_TURNS: z.coerce.number().int().min(1).max(100).default(2),
   /// Module adding tools (and optionally a model) to the runtime: `export default { tools, model }`.
   ATELIER_RUNTIME_PLUGIN: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),
@@ -66,6 +67,7 @@ export type Config = {
     workerConcurrency: number;
     maxStepsPerTurn: number;
     maxTurnsPerTask: number;
+    maxIdleTurns?: number;
     plugin: string | undefined;
   };
 };
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workerConcurrency: e.ATELIER_WORKER_CONCURRENCY,
       maxStepsPerTurn: e.ATELIER_MAX_STEPS_PER_TURN,
       maxTurnsPerTask: e.ATELIER_MAX_TURNS_PER_TASK,
+      maxIdleTurns: e.ATELIER_MAX_IDLE_TURNS,
       plugin: e.ATELIER_RUNTIME_PLUGIN,
     },
   };

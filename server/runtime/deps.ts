@@ -5,6 +5,7 @@ import type { Logger } from '../log.ts';
 import type { ModelProvider } from './models/types.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { ToolRegistry } from './tools/registry.ts';
+import type { Capabilities } from './capabilities.ts';
 
 export type RuntimeOptions = {
   /** How long a claim lasts without renewal. Renewed every third of it while the worker runs. */
@@ -13,6 +14,8 @@ export type RuntimeOptions = {
   maxStepsPerTurn: number;
   /** Turns per task before the task fails instead of looping. */
   maxTurnsPerTask: number;
+  /** Consecutive turns without meaningful progress before the runtime stops the task (default 2). */
+  maxIdleTurns?: number;
 };
 
 export type RuntimeDeps = {
@@ -23,6 +26,8 @@ export type RuntimeDeps = {
   models: ModelProvider;
   log: Logger;
   options: RuntimeOptions;
+  /** What the platform can do (for plans and the worker's context). */
+  capabilities?: Capabilities;
 };
 
 export const DEFAULT_RUNTIME_OPTIONS: RuntimeOptions = { leaseMs: 30_000, maxStepsPerTurn: 12, maxTurnsPerTask: 25 };

@@ -23,6 +23,7 @@ import {
   type CallOutcome,
   type Claim,
   type Decision,
+  type TurnEnd,
 } from './journal.ts';
 import { loadTaskState, maybeSnapshot } from './task-state.ts';
 import { ToolInputInvalid, ToolOutputInvalid } from './tools/registry.ts';
@@ -121,18 +122,17 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
     if (last && last.turnId === claim.turnId) {
       const decision = last.decision as Decision;
       if (decision.toolCalls.length === 0) {
-        // The model answered without acting: its answer is the delivery.
-        await endTurn(rt, claim, 'complete', decision.content || 'Done.');
-        return 'completed';
+        // The model stopped acting. Whether the task is done, waits, asks the user or goes on is
+        // the runtime's decision from persisted state (continuation.ts), not the model's silence.
+        return outcomeOf(await endTurn(rt, claim, 'decide', decision.content));
       }
       if (last.toolCalls.some((c) => c.status === 'DONE' && rt.tools.get(c.name)?.endsTurn)) return 'completed';
     }
     if (steps >= rt.options.maxStepsPerTurn) {
-      await endTurn(rt, claim, 'requeue', `step limit of ${rt.options.maxStepsPerTurn} reached`);
-      return 'requeued';
+      return outcomeOf(await endTurn(rt, claim, 'decide', last?.decision ? (last.decision as Decision).content : '', { stepLimitHit: true }));
     }
     await checkBoundary(rt, claim);
-    const { messages, newInboxIds } = await buildWorkerInput(rt.prisma, claim.taskId, history);
+    const { messages, newInboxIds } = await buildWorkerInput(rt.prisma, claim.taskId, history, { capabilities: rt.capabilities?.render() ?? null });
     const toolNames = rt.tools.list().map((t) => t.name);
     const { digest, request } = digestRequest(messages, toolNames);
     const model = rt.models.chat('worker');
@@ -162,6 +162,14 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
     });
     if (!committed) rt.log.info('inbox changed during the model call; deciding again', { taskId: claim.taskId });
   }
+}
+
+function outcomeOf(how: Exclude<TurnEnd, 'decide'>): RunTurnResult['outcome'] {
+  if (how === 'requeue') return 'requeued';
+  if (how === 'suspend') return 'suspended';
+  if (how === 'fail') return 'failed';
+  if (how === 'pause') return 'stopped';
+  return 'completed';
 }
 
 /**

@@ -10,6 +10,10 @@ import { applyTransition, lockTask } from '../services/tasks/apply-transition.ts
 import type { RuntimeDeps } from './deps.ts';
 import { InboxChanged, LeaseLost, TaskStopped } from './errors.ts';
 import { ensureTurn } from './turns.ts';
+import { readChecklist } from '../services/checklist/write-checklist.ts';
+import { requestApproval } from '../services/approvals/request-approval.ts';
+import { progressOf } from './checklist.ts';
+import { decideContinuation, deliverySummary } from './continuation.ts';
 
 export type Claim = { turnId: string; taskId: string; workspaceId: string; number: number; generation: number };
 
@@ -260,15 +264,89 @@ export async function finishCall(
   });
 }
 
+export type TurnEnd = 'complete' | 'requeue' | 'fail' | 'suspend' | 'budget' | 'pause' | 'decide';
+
+/**
+ * Applies the continuation decision (continuation.ts) to a turn that ended because the model
+ * stopped calling tools or the step limit was hit: gathers the persisted state, decides, records the
+ * decision (and the idle-turn count) and returns what to do with the turn.
+ */
+async function decideInTx(
+  tx: Tx,
+  emit: Emit,
+  rt: RuntimeDeps,
+  claim: Claim,
+  text: string,
+  stepLimitHit: boolean,
+): Promise<{ how: Exclude<TurnEnd, 'decide'>; text: string }> {
+  const task = await tx.task.findUniqueOrThrow({ where: { id: claim.taskId }, select: { idleTurns: true, progressMark: true } });
+  const checklist = await readChecklist(tx, claim.taskId);
+  const [pendingJobs, pendingApprovals, turns, jobs] = await Promise.all([
+    tx.generationJob.count({ where: { taskId: claim.taskId, status: { in: ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'] } } }),
+    tx.approval.count({ where: { taskId: claim.taskId, status: 'PENDING' } }),
+    tx.turn.count({ where: { taskId: claim.taskId } }),
+    tx.generationJob.count({ where: { taskId: claim.taskId } }),
+  ]);
+  const p = progressOf(checklist?.items ?? []);
+  const mark = `${p.done}/${p.artifacts}/${jobs}`;
+  const progressed = mark !== task.progressMark;
+  const d = decideContinuation({
+    modelText: text,
+    checklist: checklist?.items ?? null,
+    pendingJobs,
+    pendingApprovals,
+    turns,
+    maxTurns: rt.options.maxTurnsPerTask,
+    progressed,
+    idleTurns: task.idleTurns,
+    maxIdleTurns: rt.options.maxIdleTurns ?? 2,
+    stepLimitHit,
+  });
+  const idleTurns = progressed ? 0 : task.idleTurns + 1;
+  await tx.task.update({ where: { id: claim.taskId }, data: { idleTurns, progressMark: mark } });
+  emit(claim.taskId, {
+    type: 'CONTINUATION_DECIDED',
+    actor: { kind: 'SYSTEM' },
+    payload: { turn: claim.number, decision: d.kind, reason: d.reason, progressed, idleTurns, ...(d.kind === 'stop' ? { how: d.how } : {}) },
+  });
+  switch (d.kind) {
+    case 'complete':
+      return { how: 'complete', text: d.summary };
+    case 'next':
+      return { how: 'requeue', text: d.reason };
+    case 'suspend':
+      return { how: 'suspend', text: d.reason };
+    case 'stop':
+      return { how: d.how, text: d.reason };
+    case 'card':
+      // The model asked in prose: the runtime makes it a card the user can answer with one click.
+      await requestApproval(tx, emit, {
+        workspaceId: claim.workspaceId,
+        taskId: claim.taskId,
+        kind: 'CHECKPOINT',
+        requestKey: `auto-checkpoint:${claim.turnId}`,
+        title: d.prompt.slice(0, 1000),
+        reasons: [{ code: 'CHECKPOINT', message: 'The agent needs your decision to go on.' }],
+        quoteCents: null,
+        action: { type: 'CHECKPOINT', kind: 'CONFIRM', source: 'runtime' },
+        requestedBy: { kind: 'SYSTEM' },
+      });
+      return { how: 'suspend', text: 'waiting for your confirmation' };
+  }
+}
+
 async function endTurnInTx(
   tx: Tx,
   emit: Emit,
   rt: RuntimeDeps,
   claim: Claim,
   taskStatus: TaskStatus,
-  how: 'complete' | 'requeue' | 'fail' | 'suspend' | 'budget',
-  text: string,
-): Promise<void> {
+  requested: TurnEnd,
+  requestedText: string,
+  opts: { stepLimitHit?: boolean } = {},
+): Promise<Exclude<TurnEnd, 'decide'>> {
+  const { how, text } =
+    requested === 'decide' ? await decideInTx(tx, emit, rt, claim, requestedText, opts.stepLimitHit ?? false) : { how: requested, text: requestedText };
   await tx.turn.update({
     where: { id: claim.turnId },
     data: {
@@ -284,8 +362,14 @@ async function endTurnInTx(
     payload: { turn: claim.number, outcome: how, ...(how === 'complete' ? { summary: text.slice(0, 10_000) } : {}) },
   });
   if (how === 'complete') {
-    await tx.task.update({ where: { id: claim.taskId }, data: { summary: text.slice(0, 10_000) } });
+    // With a checklist, the delivery cites every finished step's results.
+    const checklist = requested === 'decide' ? null : await readChecklist(tx, claim.taskId);
+    const summary = checklist?.items.length ? deliverySummary(checklist.items, text) : text;
+    await tx.task.update({ where: { id: claim.taskId }, data: { summary: summary.slice(0, 10_000) } });
     await moveTask(tx, emit, claim.taskId, taskStatus, 'complete', null);
+  } else if (how === 'pause') {
+    // Stopped by the runtime (no progress, blocked): the reason is on the task; RESUME goes on.
+    await moveTask(tx, emit, claim.taskId, taskStatus, 'pause', text);
   } else if (how === 'fail') {
     await moveTask(tx, emit, claim.taskId, taskStatus, 'fail', text);
   } else if (how === 'budget') {
@@ -308,20 +392,24 @@ async function endTurnInTx(
     const turns = await tx.turn.count({ where: { taskId: claim.taskId } });
     if (turns >= rt.options.maxTurnsPerTask) {
       await moveTask(tx, emit, claim.taskId, taskStatus, 'fail', `Stopped after ${turns} turns without finishing`);
-      return;
+      return 'fail';
     }
-    const after = await moveTask(tx, emit, claim.taskId, taskStatus, 'requeue', null);
+    await moveTask(tx, emit, claim.taskId, taskStatus, 'requeue', null);
     await ensureTurn(tx, rt.scheduler, { id: claim.taskId, workspaceId: claim.workspaceId });
-    void after;
   }
+  return how;
 }
 
-/** Ends the turn: complete the task, schedule the next turn, or fail the task. */
-export async function endTurn(rt: RuntimeDeps, claim: Claim, how: 'complete' | 'requeue' | 'fail' | 'suspend' | 'budget', text: string): Promise<void> {
-  await transactWithEvents(rt, async (tx, emit) => {
+/**
+ * Ends the turn: complete the task, schedule the next turn, suspend, stop, or fail the task.
+ * `decide` lets the continuation decision choose from persisted state.
+ */
+export async function endTurn(rt: RuntimeDeps, claim: Claim, how: TurnEnd, text: string, opts: { stepLimitHit?: boolean } = {}): Promise<Exclude<TurnEnd, 'decide'>> {
+  const { value } = await transactWithEvents(rt, async (tx, emit) => {
     const status = await fence(tx, claim);
-    await endTurnInTx(tx, emit, rt, claim, status, how, text);
+    return endTurnInTx(tx, emit, rt, claim, status, how, text, opts);
   });
+  return value;
 }
 
 /** Marks the turn stopped because its task stopped (pause, cancel): best effort, never throws. */

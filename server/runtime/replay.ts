@@ -43,7 +43,20 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
     const fresh = inbox.filter((i) => i.consumedTurnId === s.turnId && i.consumedStep === s.index);
     const brief = briefAt[k] ?? state;
     const recorded = (s.request ?? {}) as { tools?: string[]; messages?: unknown[] };
-    const messages = assembleWorkerInput({ title: brief.title, goal: brief.goal, language: brief.language }, history, consumed, fresh);
+    // The capability registry is the environment's (the provider's offer), not code: take it from
+    // the recorded request. The checklist is rebuilt from the events.
+    const recordedKnowledge = (recorded.messages ?? [])
+      .map((m) => (m as { type?: string; content?: unknown }))
+      .find((m) => m.type === 'system' && typeof m.content === 'string' && m.content.startsWith('[capabilities]'));
+    const capabilities = recordedKnowledge ? String(recordedKnowledge.content).split('\n\n[guide: ')[0]! : null;
+    const messages = assembleWorkerInput(
+      { title: brief.title, goal: brief.goal, language: brief.language },
+      history,
+      consumed,
+      fresh,
+      { checklist: brief.checklist ?? null },
+      { capabilities },
+    );
     const { digest, request } = digestRequest(messages, recorded.tools ?? []);
     if (digest !== s.requestDigest) {
       const now = (request as { messages: unknown[] }).messages;

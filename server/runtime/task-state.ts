@@ -4,6 +4,7 @@
 // the runtime's working set; the fold is the independent record recovery checks them against.
 import type { Prisma } from '../db/generated/client.ts';
 import type { PrismaClient } from '../db/client.ts';
+import type { ChecklistItem } from './checklist.ts';
 
 export const SNAPSHOT_EVERY_EVENTS = 50;
 export const SNAPSHOT_EVERY_MS = 60_000;
@@ -21,6 +22,8 @@ export type TaskState = {
   toolCalls: Record<string, { tool: string; status: string }>;
   notes: number;
   signals: number;
+  /** The execution checklist as of the last CHECKLIST_UPDATED event. */
+  checklist?: { version: number; items: ChecklistItem[] } | null;
 };
 
 export const initialTaskState = (): TaskState => ({
@@ -63,6 +66,8 @@ export function applyEvent(s: TaskState, e: Ev): TaskState {
         ...(typeof p.title === 'string' ? { title: p.title } : {}),
         ...(typeof p.summary === 'string' ? { summary: p.summary } : {}),
       };
+    case 'CHECKLIST_UPDATED':
+      return { ...n, checklist: { version: Number(p.version), items: (p.items as ChecklistItem[]) ?? [] } };
     case 'TASK_STATUS_CHANGED':
       return { ...n, status: String(p.to) };
     case 'TURN_ENDED':

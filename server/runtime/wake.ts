@@ -1,10 +1,16 @@
-// Waking a task when external work ends. The runtime — not the event — decides: a lone generation
-// the model marked `finishWhenDone` completes the task with no further inference; otherwise the
-// result goes to the task's inbox and, once no other job is pending, the task is requeued. A task
-// that was cancelled or ended meanwhile is never revived (the job and its result are still kept).
+// Waking a task when external work ends. The runtime — not the event — decides:
+//   - a result for a checklist step is linked to it (the step is DONE once it has all its results);
+//   - a checklist now finished completes the task with a delivery that cites the results, with no
+//     further inference; open steps wake the task (auto-wake after an approved generation);
+//   - without a checklist, a lone generation the model marked `finishWhenDone` completes the task;
+//     otherwise the result goes to the inbox and, once no other job is pending, the task is requeued.
+// A task that was cancelled or ended meanwhile is never revived (the job and its result are kept).
 import type { OnJobEnd } from '../generation/jobs.ts';
 import { isTerminal } from '../domain/task-status.ts';
+import { readChecklist, writeChecklist } from '../services/checklist/write-checklist.ts';
 import { applyTransition, lockTask } from '../services/tasks/apply-transition.ts';
+import { allFinished, linkArtifact } from './checklist.ts';
+import { deliverySummary } from './continuation.ts';
 import type { Scheduler } from './scheduler.ts';
 import { ensureTurn } from './turns.ts';
 
@@ -17,8 +23,17 @@ export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
     const files = (job.files as File[] | null) ?? [];
     const text =
       job.status === 'SUCCEEDED'
-        ? `Generation (${job.kind.toLowerCase()}) finished: ${files.map((f) => `${f.mime} ${f.path.split('/').pop()}`).join(', ') || 'no files'}`
-        : `Generation (${job.kind.toLowerCase()}) ${job.status.toLowerCase()}${job.error ? `: ${job.error}` : ''}`;
+        ? `Generation (${job.kind.toLowerCase()}) finished: ${files.map((f) => `${f.mime} ${f.path.split('/').pop()}`).join(', ') || 'no files'} [job:${job.id}]`
+        : `Generation (${job.kind.toLowerCase()}) ${job.status.toLowerCase()}${job.error ? `: ${job.error}` : ''} [job:${job.id}]`;
+    const params = (job.params as { finishWhenDone?: boolean; checklistItemId?: string } | null) ?? {};
+    let checklist = await readChecklist(tx, job.taskId);
+    if (checklist && params.checklistItemId && job.status === 'SUCCEEDED') {
+      const itemId = params.checklistItemId;
+      const written = await writeChecklist(tx, emit, { taskId: job.taskId, actor: { kind: 'SYSTEM' }, reason: `result for ${itemId}` }, (items) =>
+        linkArtifact(items, itemId, `job:${job.id}`, `generated (job ${job.id})`),
+      );
+      checklist = written.checklist;
+    }
     await tx.inboxItem.create({
       data: { taskId: job.taskId, workspaceId: task.workspaceId, kind: 'SIGNAL', signal: 'JOB_RESULT', text, idempotencyKey: `job:${job.id}` },
     });
@@ -26,12 +41,24 @@ export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
       where: { taskId: job.taskId, id: { not: job.id }, status: { in: ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'] } },
     });
     if (pending > 0 || task.status !== 'WAITING') return; // a running turn reads it; a paused task later
-    const finish = (job.params as { finishWhenDone?: boolean } | null)?.finishWhenDone === true && job.status === 'SUCCEEDED';
-    if (finish) {
-      await tx.task.update({ where: { id: job.taskId }, data: { summary: text } });
-      emit(job.taskId, { type: 'TASK_DELIVERED', actor: { kind: 'SYSTEM' }, payload: { jobId: job.id, summary: text } });
+    const asking = await tx.approval.count({ where: { taskId: job.taskId, status: 'PENDING' } });
+    if (asking > 0) return; // the person's decision wakes the task
+    const delivered = checklist?.items.length
+      ? allFinished(checklist.items)
+        ? deliverySummary(checklist.items, '')
+        : null
+      : params.finishWhenDone === true && job.status === 'SUCCEEDED'
+        ? text
+        : null;
+    if (delivered !== null) {
+      await tx.task.update({ where: { id: job.taskId }, data: { summary: delivered } });
+      emit(job.taskId, { type: 'CONTINUATION_DECIDED', actor: { kind: 'SYSTEM' }, payload: { decision: 'complete', reason: checklist ? 'every checklist step is done' : 'the lone result was all that was asked', jobId: job.id } });
+      emit(job.taskId, { type: 'TASK_DELIVERED', actor: { kind: 'SYSTEM' }, payload: { jobId: job.id, summary: delivered } });
       await applyTransition(tx, emit, { taskId: job.taskId, from: task.status, transition: 'complete', actor: { kind: 'SYSTEM' }, reason: null });
       return;
+    }
+    if (checklist?.items.length) {
+      emit(job.taskId, { type: 'CONTINUATION_DECIDED', actor: { kind: 'SYSTEM' }, payload: { decision: 'next', reason: 'a generation finished and steps remain', jobId: job.id } });
     }
     await applyTransition(tx, emit, { taskId: job.taskId, from: task.status, transition: 'requeue', actor: { kind: 'SYSTEM' }, reason: 'generation finished' });
     await ensureTurn(tx, scheduler, { id: job.taskId, workspaceId: task.workspaceId });

@@ -12,6 +12,7 @@ const ResolveApprovalInput = builder.inputType('ResolveApprovalInput', {
     decision: t.field({ type: ApprovalDecisionEnum, required: true }),
     idempotencyKey: t.string({ required: true, description: 'Retrying with the same key returns the recorded decision.' }),
     note: t.string({ required: false }),
+    choice: t.string({ required: false, description: 'For a card with options: the id of the option chosen.' }),
   }),
 });
 
@@ -58,6 +59,7 @@ builder.mutationFields((t) => ({
         decision: input.decision,
         idempotencyKey: input.idempotencyKey,
         note: input.note ?? undefined,
+        choice: input.choice ?? undefined,
       }),
     }),
   }),

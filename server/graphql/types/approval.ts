@@ -17,8 +17,9 @@ export const AutonomyLevelEnum = builder.enumType('AutonomyLevel', {
 });
 export const ApprovalStatusEnum = builder.enumType('ApprovalStatus', { values: ['PENDING', 'APPROVED', 'REJECTED', 'CANCELLED'] as const });
 export const ApprovalKindEnum = builder.enumType('ApprovalKind', {
-  description: 'PAID_ACTION: a priced action above a threshold. PLAN: a plan with its budget. IRREVERSIBLE: deleting or forgetting.',
-  values: ['PAID_ACTION', 'PLAN', 'IRREVERSIBLE'] as const,
+  description:
+    'PAID_ACTION: a priced action above a threshold. PLAN: a plan with its budget. IRREVERSIBLE: deleting or forgetting. CHECKPOINT: confirm, choose among candidates, or adjust.',
+  values: ['PAID_ACTION', 'PLAN', 'IRREVERSIBLE', 'CHECKPOINT'] as const,
 });
 export const ApprovalDecisionEnum = builder.enumType('ApprovalDecision', { values: ['APPROVE', 'REJECT'] as const });
 
@@ -26,6 +27,11 @@ const ApprovalReasonRef = builder.objectRef<{ code: string; message: string }>('
 builder.objectType(ApprovalReasonRef, {
   description: 'Why a person must decide: which threshold the action crosses, or that it cannot be undone.',
   fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
+});
+
+const ApprovalOptionRef = builder.objectRef<{ id: string; label: string; objectId?: string | null }>('ApprovalOption');
+builder.objectType(ApprovalOptionRef, {
+  fields: (t) => ({ id: t.exposeString('id'), label: t.exposeString('label'), objectId: t.exposeString('objectId', { nullable: true }) }),
 });
 
 export const ApprovalRef = builder.objectRef<Approval>('Approval');
@@ -46,6 +52,12 @@ builder.node(ApprovalRef, {
     action: t.field({ type: 'JSON', description: 'What is to be decided: { type, ... }.', resolve: (a) => a.action }),
     outcome: t.field({ type: 'JSON', nullable: true, resolve: (a) => a.outcome }),
     note: t.exposeString('note', { nullable: true }),
+    options: t.field({
+      type: [ApprovalOptionRef],
+      description: 'For a checkpoint: what to choose from (candidates carry the object id of their picture).',
+      resolve: (a) => (a.options as { id: string; label: string; objectId?: string | null }[] | null) ?? [],
+    }),
+    choice: t.exposeString('choice', { nullable: true }),
     requestedBy: t.exposeString('requestedByKind', { description: 'USER, AGENT or SYSTEM' }),
     resolvedBy: t.field({ type: UserRef, nullable: true, resolve: (a, _x, ctx) => (a.resolvedById ? ctx.loaders.user.load(a.resolvedById) : null) }),
     task: t.field({ type: TaskRef, nullable: true, resolve: (a, _x, ctx) => (a.taskId ? ctx.loaders.task.load(a.taskId) : null) }),

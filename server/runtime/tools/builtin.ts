@@ -1,6 +1,8 @@
 // Core tools every task has.
 import { z } from 'zod';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
+import { readChecklist } from '../../services/checklist/write-checklist.ts';
+import { openItems } from '../checklist.ts';
 import { defineTool, type ToolDef } from './types.ts';
 
 /** Records a note on the task (visible in its timeline). Idempotent by key. */
@@ -35,7 +37,15 @@ export const completeTask = defineTool({
   output: z.object({ completed: z.boolean() }),
   safety: 'IDEMPOTENT',
   endsTurn: true,
-  async run() {
+  async run(_input, ctx) {
+    // Done is decided from the checklist, not from the model's say-so: open steps refuse.
+    const checklist = await readChecklist(ctx.uow.prisma, ctx.taskId);
+    const open = checklist ? openItems(checklist.items) : [];
+    if (open.length) {
+      throw new Error(
+        `The checklist still has open steps: ${open.map((i) => `${i.id} (${i.status})`).join(', ')}. Finish them, mark them SKIPPED with a reason, or ask the user.`,
+      );
+    }
     // The runtime completes the task when this call is DONE (in the same transaction as the result).
     return { completed: true };
   },

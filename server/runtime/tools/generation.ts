@@ -18,10 +18,15 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
     description:
       `Generate ${what} from a prompt. Runs at a provider and takes a while: the task waits and resumes when it is done. ` +
       'It costs money: above the workspace limits a person is asked first (you cannot approve it yourself). ' +
-      'Set finishWhenDone when this single result is all the user asked for.',
+      'Set finishWhenDone when this single result is all the user asked for; set checklistItemId to the step it is for.',
     // Unknown keys (e.g. a model claiming `approved: true`) are stripped: only a person's recorded
     // decision approves anything.
-    input: z.object({ prompt: z.string().min(1).max(4000), finishWhenDone: z.boolean().default(false) }),
+    input: z.object({
+      prompt: z.string().min(1).max(4000),
+      finishWhenDone: z.boolean().default(false),
+      /** The checklist step this result is for: linked to it when the job succeeds. */
+      checklistItemId: z.string().max(40).optional(),
+    }),
     output: z.object({ jobId: z.string().nullable(), status: z.string(), approvalId: z.string().optional(), note: z.string().nullable().optional() }),
     safety: 'IDEMPOTENT',
     suspends: (r) => !FINAL.includes(String((r as { status?: unknown })?.status)),
@@ -34,7 +39,7 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
           taskId: ctx.taskId,
           kind,
           prompt: input.prompt,
-          params: { finishWhenDone: input.finishWhenDone },
+          params: { finishWhenDone: input.finishWhenDone, ...(input.checklistItemId ? { checklistItemId: input.checklistItemId } : {}) },
           idempotencyKey: ctx.idempotencyKey,
         },
         {

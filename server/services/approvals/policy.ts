@@ -30,7 +30,8 @@ export type ApprovalReasonCode =
   | 'PER_ACTION_LIMIT'
   | 'DAILY_LIMIT'
   | 'PLAN_BUDGET'
-  | 'IRREVERSIBLE';
+  | 'IRREVERSIBLE'
+  | 'CHECKPOINT';
 
 export type ApprovalReason = { code: ApprovalReasonCode; message: string };
 

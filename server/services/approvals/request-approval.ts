@@ -10,7 +10,9 @@ import type { ApprovalReason } from './policy.ts';
 export type ApprovalRequest = {
   workspaceId: string;
   taskId: string | null;
-  kind: 'PAID_ACTION' | 'PLAN' | 'IRREVERSIBLE';
+  kind: 'PAID_ACTION' | 'PLAN' | 'IRREVERSIBLE' | 'CHECKPOINT';
+  /** For checkpoints: the options to choose from. */
+  options?: { id: string; label: string; objectId?: string | null }[];
   requestKey: string;
   title: string;
   reasons: ApprovalReason[];
@@ -22,8 +24,8 @@ export type ApprovalRequest = {
 /** Creates the approval if this request was never made; returns it either way. */
 export async function requestApproval(tx: Tx, emit: Emit, req: ApprovalRequest) {
   const inserted = await tx.$queryRawUnsafe<{ id: string }[]>(
-    `INSERT INTO approvals (id, workspace_id, task_id, kind, status, title, reasons, quote_cents, action, request_key, requested_by_kind, requested_by_id, created_at)
-     VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::"ApprovalKind", 'PENDING', $4, $5::jsonb, $6, $7::jsonb, $8, $9::"ActorKind", $10, now())
+    `INSERT INTO approvals (id, workspace_id, task_id, kind, status, title, reasons, quote_cents, action, request_key, requested_by_kind, requested_by_id, options, created_at)
+     VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::"ApprovalKind", 'PENDING', $4, $5::jsonb, $6, $7::jsonb, $8, $9::"ActorKind", $10, $11::jsonb, now())
      ON CONFLICT (workspace_id, request_key) DO NOTHING RETURNING id`,
     req.workspaceId,
     req.taskId,
@@ -35,6 +37,7 @@ export async function requestApproval(tx: Tx, emit: Emit, req: ApprovalRequest) 
     req.requestKey,
     req.requestedBy.kind,
     req.requestedBy.id ?? null,
+    req.options ? JSON.stringify(req.options) : null,
   );
   const approval = await tx.approval.findUniqueOrThrow({
     where: { workspaceId_requestKey: { workspaceId: req.workspaceId, requestKey: req.requestKey } },
@@ -50,6 +53,7 @@ export async function requestApproval(tx: Tx, emit: Emit, req: ApprovalRequest) 
         quoteCents: req.quoteCents,
         reasons: req.reasons,
         action: req.action,
+        ...(req.options ? { options: req.options } : {}),
       },
     });
   }

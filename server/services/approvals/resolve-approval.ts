@@ -9,7 +9,7 @@ import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import type { Deps } from '../../deps.ts';
 import type { Prisma } from '../../db/generated/client.ts';
-import { conflict, forbidden, notFound } from '../../errors.ts';
+import { badInput, conflict, forbidden, notFound } from '../../errors.ts';
 import { ensureTurn } from '../../runtime/turns.ts';
 import { applyTransition, lockTask } from '../tasks/apply-transition.ts';
 import { parseInput } from '../validate.ts';
@@ -20,6 +20,8 @@ export const ResolveApprovalInput = z.object({
   decision: z.enum(['APPROVE', 'REJECT']),
   idempotencyKey: z.string().trim().min(1).max(200),
   note: z.string().trim().max(2000).optional(),
+  /** For a checkpoint with options: the option chosen (required to approve a CHOOSE card). */
+  choice: z.string().trim().min(1).max(60).optional(),
 });
 
 export async function resolveApproval(deps: Deps, viewer: Viewer, raw: z.input<typeof ResolveApprovalInput>) {
@@ -40,6 +42,11 @@ export async function resolveApproval(deps: Deps, viewer: Viewer, raw: z.input<t
       if (approval.resolveKey === input.idempotencyKey && approval.status === status) return approval; // a retry
       throw conflict(`This approval was already ${approval.status.toLowerCase()}`, { status: approval.status });
     }
+    const options = (approval.options as { id: string; label: string }[] | null) ?? [];
+    if (input.choice !== undefined && !options.some((o) => o.id === input.choice)) {
+      throw badInput(`choice must be one of: ${options.map((o) => o.id).join(', ') || '(this card has no options)'}`, { field: 'choice' });
+    }
+    if (status === 'APPROVED' && options.length && input.choice === undefined) throw badInput('Pick one of the options to approve this card', { field: 'choice' });
     let outcome: Record<string, unknown> | null = null;
     if (status === 'APPROVED' && approval.kind === 'IRREVERSIBLE') {
       const action = approval.action as { type?: string } & Record<string, unknown>;
@@ -49,7 +56,8 @@ export async function resolveApproval(deps: Deps, viewer: Viewer, raw: z.input<t
     }
     if (status === 'APPROVED' && approval.kind === 'PLAN' && approval.taskId) {
       // Approving a plan approves its budget: paid actions within it need no further card.
-      await tx.task.update({ where: { id: approval.taskId }, data: { approvedBudgetCents: approval.quoteCents ?? 0 } });
+      const version = Number((approval.action as { version?: unknown }).version ?? 0) || null;
+      await tx.task.update({ where: { id: approval.taskId }, data: { approvedBudgetCents: approval.quoteCents ?? 0, planApprovedVersion: version } });
     }
     const updated = await tx.approval.update({
       where: { id: approval.id },
@@ -58,6 +66,7 @@ export async function resolveApproval(deps: Deps, viewer: Viewer, raw: z.input<t
         resolvedById: viewer.userId,
         resolveKey: input.idempotencyKey,
         note: input.note ?? null,
+        choice: input.choice ?? null,
         resolvedAt: new Date(),
         ...(outcome ? { outcome: outcome as Prisma.InputJsonValue } : {}),
       },
@@ -66,8 +75,23 @@ export async function resolveApproval(deps: Deps, viewer: Viewer, raw: z.input<t
       emit(approval.taskId, {
         type: 'APPROVAL_RESOLVED',
         actor: { kind: 'USER', id: viewer.userId },
-        payload: { approvalId: approval.id, status, note: input.note ?? null, ...(outcome ? { outcome } : {}) },
+        payload: { approvalId: approval.id, kind: approval.kind, status, note: input.note ?? null, choice: input.choice ?? null, ...(outcome ? { outcome } : {}) },
       });
+      if (approval.kind === 'CHECKPOINT' && !(approval.action as { toolCallId?: unknown }).toolCallId) {
+        // A card the runtime added (the model only asked in prose): the answer reaches the next
+        // step through the inbox, like a message.
+        const chosen = options.find((o) => o.id === input.choice);
+        await tx.inboxItem.create({
+          data: {
+            taskId: approval.taskId,
+            workspaceId: approval.workspaceId,
+            kind: 'MESSAGE',
+            text: `${status === 'APPROVED' ? `Confirmed${chosen ? `: ${chosen.label}` : ''}` : 'Not like this'}${input.note ? ` — ${input.note}` : ''}`,
+            authorUserId: viewer.userId,
+            idempotencyKey: `approval:${approval.id}`,
+          },
+        });
+      }
       if (task.status === 'WAITING') {
         // The waiting call (or the plan's next step) goes on; a rejection is reported to the model.
         await applyTransition(tx, emit, {

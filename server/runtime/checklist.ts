@@ -1,0 +1,142 @@
+// The execution checklist: structured, versioned task state (never model prose). Pure functions
+// only; the store is services/checklist/write-checklist.ts. The runtime reads it to decide whether
+// a task goes on (continuation.ts), links generation results to it (wake.ts), and puts it in the
+// worker's context every step.
+import { z } from 'zod';
+
+export const ITEM_STATUSES = ['TODO', 'IN_PROGRESS', 'DONE', 'SKIPPED', 'BLOCKED'] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+export const ChecklistItemSchema = z.object({
+  id: z.string().min(1).max(40),
+  title: z.string().trim().min(1).max(300),
+  /** What the step produces: a generation kind, DOCUMENT, CHECKPOINT (a person decides) or OTHER. */
+  kind: z.string().min(1).max(40).default('OTHER'),
+  /** How many results the step needs (e.g. 3 candidates). */
+  count: z.number().int().min(1).max(50).default(1),
+  status: z.enum(ITEM_STATUSES).default('TODO'),
+  /** Results linked to the step: `job:<id>` or `object:<id>`. */
+  artifacts: z.array(z.string().max(100)).max(200).default([]),
+  /** Why the step counts as done (or skipped / blocked). */
+  evidence: z.string().max(2000).nullable().default(null),
+  needsApproval: z.boolean().default(false),
+  estimateCents: z.number().int().min(0).default(0),
+});
+export type ChecklistItem = z.output<typeof ChecklistItemSchema>;
+export type Checklist = { version: number; items: ChecklistItem[] };
+
+export const isOpen = (i: ChecklistItem) => i.status === 'TODO' || i.status === 'IN_PROGRESS';
+export const isFinished = (i: ChecklistItem) => i.status === 'DONE' || i.status === 'SKIPPED';
+export const openItems = (items: readonly ChecklistItem[]) => items.filter(isOpen);
+export const allFinished = (items: readonly ChecklistItem[]) => items.length > 0 && items.every(isFinished);
+
+/** A slug id from a title, unique within `taken`. */
+export function itemId(title: string, taken: ReadonlySet<string>): string {
+  const base = title.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 30) || 'step';
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
+export type PlannedItem = { id?: string; title: string; kind?: string; count?: number; needsApproval?: boolean };
+
+/**
+ * A new plan over an existing checklist: items keep their status, artifacts and evidence when their
+ * id (or, failing that, their exact title) matches; new items start TODO. Items the new plan drops
+ * are kept as SKIPPED (with the reason) when they have artifacts — results are never unlinked
+ * silently — and removed otherwise.
+ */
+export function mergePlan(current: readonly ChecklistItem[], planned: readonly PlannedItem[], price: (kind: string) => number, reason: string): ChecklistItem[] {
+  const byId = new Map(current.map((i) => [i.id, i]));
+  const byTitle = new Map(current.map((i) => [i.title.toLowerCase(), i]));
+  const taken = new Set<string>();
+  const used = new Set<string>();
+  const out: ChecklistItem[] = [];
+  for (const p of planned) {
+    const prev = (p.id && byId.get(p.id)) || byTitle.get(p.title.toLowerCase());
+    const id = prev && !used.has(prev.id) ? prev.id : itemId(p.id ?? p.title, new Set([...taken, ...byId.keys()]));
+    const kind = (p.kind ?? prev?.kind ?? 'OTHER').toUpperCase();
+    const count = p.count ?? prev?.count ?? 1;
+    taken.add(id);
+    if (prev) used.add(prev.id);
+    out.push(
+      ChecklistItemSchema.parse({
+        ...(prev && prev.id === id ? prev : {}),
+        id,
+        title: p.title,
+        kind,
+        count,
+        needsApproval: p.needsApproval ?? prev?.needsApproval ?? kind === 'CHECKPOINT',
+        estimateCents: price(kind) * count,
+      }),
+    );
+  }
+  for (const old of current) {
+    if (used.has(old.id) || taken.has(old.id)) continue;
+    if (old.artifacts.length) out.push({ ...old, status: 'SKIPPED', evidence: `dropped from the plan: ${reason}`.slice(0, 2000) });
+  }
+  return out;
+}
+
+export type ItemPatch = { status?: ItemStatus; evidence?: string | null; artifacts?: string[]; title?: string };
+
+/** Applies a patch to one item; a change of direction may re-open a finished step. */
+export function patchItem(items: readonly ChecklistItem[], id: string, patch: ItemPatch): ChecklistItem[] {
+  if (!items.some((i) => i.id === id)) throw new Error(`no checklist item "${id}"`);
+  return items.map((i) =>
+    i.id !== id
+      ? i
+      : {
+          ...i,
+          ...(patch.title ? { title: patch.title } : {}),
+          ...(patch.status ? { status: patch.status } : {}),
+          ...(patch.evidence !== undefined ? { evidence: patch.evidence } : {}),
+          ...(patch.artifacts ? { artifacts: [...new Set([...i.artifacts, ...patch.artifacts])] } : {}),
+        },
+  );
+}
+
+/**
+ * Links a result to an item; the item is DONE once it has as many results as it needs. Returns the
+ * items unchanged when the artifact is already linked (duplicate callbacks change nothing).
+ */
+export function linkArtifact(items: readonly ChecklistItem[], id: string, artifact: string, evidence: string): ChecklistItem[] {
+  const item = items.find((i) => i.id === id);
+  if (!item || item.artifacts.includes(artifact)) return [...items];
+  const artifacts = [...item.artifacts, artifact];
+  const done = artifacts.length >= item.count;
+  return items.map((i) =>
+    i.id !== id ? i : { ...i, artifacts, status: done ? 'DONE' : 'IN_PROGRESS', evidence: done ? evidence : i.evidence },
+  );
+}
+
+export const estimateCents = (items: readonly ChecklistItem[]) => items.reduce((n, i) => n + (i.status === 'SKIPPED' ? 0 : i.estimateCents), 0);
+
+/** Paid result slots (generation items × count): scope grows when these or the estimate grow. */
+export const paidSlots = (items: readonly ChecklistItem[]) => items.reduce((n, i) => n + (i.status !== 'SKIPPED' && i.estimateCents > 0 ? i.count : 0), 0);
+
+/** Whether a plan needs a person's approval again, compared with the approved one. */
+export function scopeGrew(approved: readonly ChecklistItem[], next: readonly ChecklistItem[], approvedBudgetCents: number | null): string | null {
+  const a = paidSlots(approved);
+  const b = paidSlots(next);
+  if (b > a) return `the plan grew from ${a} to ${b} paid results`;
+  const est = estimateCents(next);
+  if (approvedBudgetCents !== null && est > approvedBudgetCents) return `the estimate grew to ${est} cents, above the approved ${approvedBudgetCents}`;
+  return null;
+}
+
+/** A fingerprint of meaningful progress: finished steps and linked results. */
+export function progressOf(items: readonly ChecklistItem[]): { done: number; artifacts: number } {
+  return { done: items.filter((i) => i.status === 'DONE').length, artifacts: items.reduce((n, i) => n + i.artifacts.length, 0) };
+}
+
+/** The checklist as the worker sees it: compact, ordered, stable (no timestamps). */
+export function renderChecklist(c: Checklist): string {
+  const lines = c.items.map(
+    (i, n) =>
+      `${n + 1}. [${i.status}] ${i.title} (id ${i.id}, ${i.kind}${i.count > 1 ? ` ×${i.count}` : ''}${i.needsApproval ? ', needs the user' : ''})` +
+      (i.artifacts.length ? ` results: ${i.artifacts.join(', ')}` : '') +
+      (i.evidence ? ` — ${i.evidence}` : ''),
+  );
+  return `[checklist v${c.version}]\n${lines.join('\n')}`;
+}

@@ -1,0 +1,92 @@
+// The continuation decision (seed §8.2, figure 9): after every turn the runtime — not the fact
+// that the model stopped talking — decides from persisted state whether the task goes on. Pure;
+// journal.ts gathers the inputs in the turn's final transaction and applies the result, and every
+// decision is recorded as a CONTINUATION_DECIDED event with its reason.
+import { allFinished, openItems, type ChecklistItem } from './checklist.ts';
+
+export type ContinuationInput = {
+  /** The model's last words in the turn (its answer when it called no tool). */
+  modelText: string;
+  checklist: ChecklistItem[] | null;
+  pendingJobs: number;
+  pendingApprovals: number;
+  turns: number;
+  maxTurns: number;
+  /** Whether this turn made meaningful progress: a new result, a finished step or a new job. */
+  progressed: boolean;
+  /** Consecutive idle turns before this one. */
+  idleTurns: number;
+  maxIdleTurns: number;
+  /** The turn ended because it hit the step limit, not because the model stopped. */
+  stepLimitHit: boolean;
+};
+
+export type Continuation =
+  | { kind: 'complete'; reason: string; summary: string }
+  | { kind: 'suspend'; reason: string }
+  | { kind: 'card'; reason: string; prompt: string }
+  | { kind: 'stop'; reason: string; how: 'pause' | 'fail' }
+  | { kind: 'next'; reason: string };
+
+// Prose that asks the user to decide (en, de, fr, es, zh). A question mark alone is not enough:
+// "Here is what I did — anything else?" is not a checkpoint; "Shall I go on?" is.
+const ASKS = [
+  /\b(please|kindly) (confirm|approve|let me know|choose|pick|select)\b/i,
+  /\b(shall|should|may|can) i (go ahead|proceed|continue|start|generate|render|move on)\b/i,
+  /\b(do you want|would you like) me to\b/i,
+  /\bwhich (one|option|version|variant|direction)\b.*\?/i,
+  /\b(waiting|wait) for your (confirmation|approval|choice|go-ahead)\b/i,
+  /\bbitte (bestätige|bestätigen|wähle|wählen|gib bescheid)\b/i,
+  /\b(soll ich|darf ich)\b.*\?/i,
+  /\b(veuillez confirmer|dois-je|voulez-vous que je)\b/i,
+  /\b(confirma|¿quieres que|¿procedo)\b/i,
+  /(请确认|是否继续|要不要|请选择)/,
+];
+
+export function asksForConfirmation(text: string): boolean {
+  return ASKS.some((r) => r.test(text));
+}
+
+export function deliverySummary(items: readonly ChecklistItem[], modelText: string): string {
+  const done = items.filter((i) => i.status === 'DONE');
+  const skipped = items.filter((i) => i.status === 'SKIPPED');
+  const lines = done.map((i) => `- ${i.title}${i.artifacts.length ? `: ${i.artifacts.join(', ')}` : ''}`);
+  return [
+    modelText.trim() || 'Delivered.',
+    `Delivered (${done.length} of ${items.length} steps):`,
+    ...lines,
+    ...(skipped.length ? [`Skipped: ${skipped.map((i) => `${i.title} (${i.evidence ?? 'no reason'})`).join('; ')}`] : []),
+  ].join('\n');
+}
+
+export function decideContinuation(s: ContinuationInput): Continuation {
+  const list = s.checklist;
+  if (list && allFinished(list)) {
+    return { kind: 'complete', reason: 'every checklist step is done', summary: deliverySummary(list, s.modelText) };
+  }
+  if (!list || list.length === 0) {
+    // No plan: a one-off request. The model's answer is the delivery, unless it is a question.
+    if (s.pendingJobs > 0) return { kind: 'suspend', reason: 'waiting for a generation job' };
+    if (s.pendingApprovals > 0) return { kind: 'suspend', reason: 'waiting for the user to decide' };
+    if (asksForConfirmation(s.modelText)) return { kind: 'card', reason: 'the model asked the user in prose', prompt: s.modelText };
+    if (!s.stepLimitHit) return { kind: 'complete', reason: 'answered without a plan', summary: s.modelText || 'Done.' };
+  }
+  if (s.turns >= s.maxTurns) return { kind: 'stop', how: 'fail', reason: `stopped after ${s.turns} turns without finishing` };
+  const open = list ? openItems(list) : [];
+  const blocked = list?.filter((i) => i.status === 'BLOCKED') ?? [];
+  if (list && open.length === 0 && blocked.length) {
+    return { kind: 'stop', how: 'pause', reason: `blocked: ${blocked.map((i) => `${i.title}${i.evidence ? ` (${i.evidence})` : ''}`).join('; ')}` };
+  }
+  if (s.pendingJobs > 0) return { kind: 'suspend', reason: 'waiting for a generation job' };
+  if (s.pendingApprovals > 0) return { kind: 'suspend', reason: 'waiting for the user to decide' };
+  if (asksForConfirmation(s.modelText)) return { kind: 'card', reason: 'the model asked the user in prose', prompt: s.modelText };
+  if (!s.progressed && s.idleTurns + 1 >= s.maxIdleTurns) {
+    const next = open[0];
+    return {
+      kind: 'stop',
+      how: 'pause',
+      reason: `no progress in ${s.idleTurns + 1} turn(s) (no new result, no finished step, no new job)${next ? `; stuck at “${next.title}”` : ''}`,
+    };
+  }
+  return { kind: 'next', reason: s.progressed ? 'progress made; steps remain' : 'steps remain' };
+}

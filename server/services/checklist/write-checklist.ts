@@ -1,0 +1,60 @@
+// The checklist store: each change is a new immutable version (task_checklists), the task row holds
+// the current number, and a CHECKLIST_UPDATED event carries the whole list (the task-state fold and
+// replay rebuild it from there). Writes lock the task row, so versions are gap-free; a tool's
+// write is idempotent by its call key.
+import type { Actor } from '../../channel/types.ts';
+import type { Emit } from '../../channel/unit-of-work.ts';
+import type { Tx } from '../../db/client.ts';
+import type { Prisma } from '../../db/generated/client.ts';
+import { ChecklistItemSchema, type Checklist, type ChecklistItem } from '../../runtime/checklist.ts';
+
+export async function readChecklist(tx: Pick<Tx, 'task' | 'taskChecklist'>, taskId: string): Promise<Checklist | null> {
+  const task = await tx.task.findUnique({ where: { id: taskId }, select: { checklistVersion: true } });
+  if (!task || task.checklistVersion === 0) return null;
+  const row = await tx.taskChecklist.findUniqueOrThrow({ where: { taskId_version: { taskId, version: task.checklistVersion } } });
+  return { version: row.version, items: (row.items as unknown[]).map((i) => ChecklistItemSchema.parse(i)) };
+}
+
+export async function readChecklistVersion(tx: Pick<Tx, 'taskChecklist'>, taskId: string, version: number): Promise<Checklist | null> {
+  const row = await tx.taskChecklist.findUnique({ where: { taskId_version: { taskId, version } } });
+  return row ? { version: row.version, items: (row.items as unknown[]).map((i) => ChecklistItemSchema.parse(i)) } : null;
+}
+
+export type WriteResult = { checklist: Checklist; written: boolean };
+
+/**
+ * Writes a new version unless `callKey` already wrote one (then returns that). `change` gets the
+ * current items (empty when none) and returns the next ones; returning the same items writes nothing.
+ */
+export async function writeChecklist(
+  tx: Tx,
+  emit: Emit,
+  args: { taskId: string; actor: Actor; reason: string; callKey?: string | null; baseVersion?: number },
+  change: (current: ChecklistItem[], version: number) => ChecklistItem[],
+): Promise<WriteResult> {
+  const locked = await tx.$queryRawUnsafe<{ checklist_version: number }[]>('SELECT checklist_version FROM tasks WHERE id = $1::uuid FOR UPDATE', args.taskId);
+  if (!locked[0]) throw new Error(`task ${args.taskId} not found`);
+  if (args.callKey) {
+    const prior = await tx.taskChecklist.findUnique({ where: { taskId_callKey: { taskId: args.taskId, callKey: args.callKey } } });
+    if (prior) return { checklist: { version: prior.version, items: prior.items as ChecklistItem[] }, written: false };
+  }
+  const version = locked[0].checklist_version;
+  const current = version ? ((await readChecklistVersion(tx, args.taskId, version))?.items ?? []) : [];
+  const next = change(current, version).map((i) => ChecklistItemSchema.parse(i));
+  if (version && JSON.stringify(next) === JSON.stringify(current)) return { checklist: { version, items: current }, written: false };
+  const v = version + 1;
+  await tx.taskChecklist.create({
+    data: {
+      taskId: args.taskId,
+      version: v,
+      items: next as unknown as Prisma.InputJsonValue,
+      reason: args.reason.slice(0, 500),
+      authorKind: args.actor.kind,
+      authorId: args.actor.id ?? null,
+      callKey: args.callKey ?? null,
+    },
+  });
+  await tx.task.update({ where: { id: args.taskId }, data: { checklistVersion: v } });
+  emit(args.taskId, { type: 'CHECKLIST_UPDATED', actor: args.actor, payload: { version: v, reason: args.reason.slice(0, 500), items: next } });
+  return { checklist: { version: v, items: next }, written: true };
+}
