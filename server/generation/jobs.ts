@@ -54,7 +54,7 @@ export async function submitGeneration(
       });
     }
     return rows;
-  });
+  }, { maxWait: 10_000, timeout: 30_000 }); // as transactWithEvents: Prisma's 2 s default fails under load (bench:jobs)
   if (!inserted[0]) {
     // Another worker (or an earlier attempt) already owns this order: one job, one submission.
     return prisma.generationJob.findUniqueOrThrow({
