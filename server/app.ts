@@ -7,6 +7,8 @@ import { createPrisma } from './db/client.ts';
 import type { Deps } from './deps.ts';
 import { createGraphQLServer, type GraphQLServer } from './graphql/yoga.ts';
 import { listenToProvider, reconcileJobs, type JobDeps } from './generation/jobs.ts';
+import { OpenAIImagesProvider } from './generation/openai-images.ts';
+import { RoutedProvider } from './generation/routed.ts';
 import { SimulatedProvider } from './generation/simulated.ts';
 import type { GenerationProvider } from './generation/types.ts';
 import { startHttpServer, type RunningServer } from './http/server.ts';
@@ -49,6 +51,16 @@ export type AppOptions = {
   provider?: GenerationProvider;
 };
 
+/** Simulated by default (tests, demos, offline); images at OpenAI when configured, the rest simulated. */
+function createGenerationProvider(config: Config): GenerationProvider {
+  const filesDir = resolve(config.dataDir, 'files');
+  const simulated = new SimulatedProvider({ filesDir });
+  const { apiKey, baseUrl, imageProvider, imageModel } = config.openai;
+  if (imageProvider !== 'openai' || !apiKey) return simulated;
+  const images = new OpenAIImagesProvider({ apiKey, baseUrl, model: imageModel, filesDir });
+  return new RoutedProvider({ IMAGE: { provider: images, idPrefix: 'oai_img_' } }, simulated);
+}
+
 export async function createApp(config: Config, connectionString: string, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
   const prisma = createPrisma(connectionString);
@@ -70,7 +82,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
           routerModel: config.openai.routerModel,
           workerModel: config.openai.workerModel,
         }));
-  const provider = opts.provider ?? new SimulatedProvider({ filesDir: resolve(config.dataDir, 'files') });
+  const provider = opts.provider ?? createGenerationProvider(config);
   const jobs: JobDeps = { prisma, notifier, provider, log, onJobEnd: wakeOnJobEnd(scheduler) };
   const stopListening = listenToProvider(jobs);
   const capabilities = await loadCapabilities(provider);

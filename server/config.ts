@@ -36,6 +36,9 @@ const EnvSchema = z.object({
   ATELIER_MAX_IDLE_TURNS: z.coerce.number().int().min(1).max(100).default(2),
   /// Module adding tools (and optionally a model) to the runtime: `export default { tools, model }`.
   ATELIER_RUNTIME_PLUGIN: z.string().optional(),
+  /// `openai`: images through the OpenAI Images API (needs OPENAI_API_KEY); other kinds stay simulated.
+  ATELIER_IMAGE_PROVIDER: z.enum(['simulated', 'openai']).default('simulated'),
+  ATELIER_IMAGE_MODEL: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
 });
@@ -59,6 +62,9 @@ export type Config = {
     routerModel: string | undefined;
     workerModel: string | undefined;
     embeddingModel?: string | undefined;
+    /** The image generation provider; `openai` only takes effect with an API key. */
+    imageProvider?: 'simulated' | 'openai';
+    imageModel?: string | undefined;
   };
   runtime: {
     leaseMs: number;
@@ -100,6 +106,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       routerModel: e.ATELIER_ROUTER_MODEL,
       workerModel: e.ATELIER_WORKER_MODEL,
       embeddingModel: e.ATELIER_EMBEDDING_MODEL,
+      imageProvider: e.ATELIER_IMAGE_PROVIDER,
+      imageModel: e.ATELIER_IMAGE_MODEL,
     },
     runtime: {
       leaseMs: e.ATELIER_LEASE_MS,

@@ -1,7 +1,9 @@
 // A local OpenAI-compatible server (Chat Completions, non-streaming) for tests of the real
 // ChatOpenAI client: records each request body and answers with the message `respond` returns.
+// Also embeddings, and image generations (a small real PNG as b64_json, or an error on demand).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { encodePng } from '../../server/generation/png.ts';
 
 export type StubBody = {
   model: string;
@@ -30,13 +32,39 @@ export function conceptEmbedding(text: string): number[] {
   return v;
 }
 
-export async function startOpenAIStub(respond: (body: StubBody) => Record<string, unknown>) {
+export type ImageStubBody = { model: string; prompt: string; n?: number; size?: string; quality?: string };
+/** What the images endpoint answers: the default PNG, or an HTTP error. */
+export type ImageAnswer = { png?: Buffer } | { error: { status: number; message: string } };
+
+/** A small real PNG (16×16 gradient) — what the stub's images endpoint returns by default. */
+export const stubPng = () => encodePng(16, 16, (x, y) => [x * 16, y * 16, 128]);
+
+export async function startOpenAIStub(
+  respond: (body: StubBody) => Record<string, unknown>,
+  opts: { images?: (body: ImageStubBody) => ImageAnswer; imageDelayMs?: number } = {},
+) {
   const requests: StubBody[] = [];
   const embeddingRequests: { model: string; input: string[] }[] = [];
+  const imageRequests: ImageStubBody[] = [];
   const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
+      if (req.url?.endsWith('/images/generations')) {
+        const body = JSON.parse(raw) as ImageStubBody;
+        imageRequests.push(body);
+        const answer = opts.images?.(body) ?? {};
+        setTimeout(() => {
+          if ('error' in answer) {
+            res.writeHead(answer.error.status, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: { message: answer.error.message, type: 'invalid_request_error', code: null } }));
+            return;
+          }
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ created: 1_700_000_000, data: [{ b64_json: (answer.png ?? stubPng()).toString('base64') }] }));
+        }, opts.imageDelayMs ?? 0);
+        return;
+      }
       if (req.url?.endsWith('/embeddings')) {
         const body = JSON.parse(raw) as { model: string; input: string[] | string };
         const input = Array.isArray(body.input) ? body.input : [body.input];
@@ -74,6 +102,7 @@ export async function startOpenAIStub(respond: (body: StubBody) => Record<string
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     embeddingRequests,
+    imageRequests,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

@@ -1,0 +1,62 @@
+// A provider that routes requests by kind: e.g. images to OpenAI, everything else to the simulated
+// provider, so video/audio/3D tools keep working when only an image provider is configured.
+// The jobs layer knows one provider name per process (job rows and reconciliation are keyed by it),
+// so this presents one name and routes `status`/`cancel` by the upstream id, which each provider
+// prefixes distinctly (`oai_img_…`, `sim_…`).
+import type { GenerationKind, GenerationProvider, GenerationRequest, ProviderUpdate } from './types.ts';
+
+export class RoutedProvider implements GenerationProvider {
+  readonly name: string;
+  private readonly all: GenerationProvider[];
+
+  constructor(
+    private readonly routes: Partial<Record<GenerationKind, { provider: GenerationProvider; idPrefix: string }>>,
+    private readonly fallback: GenerationProvider,
+  ) {
+    const routed = Object.values(routes).map((r) => r!.provider);
+    this.all = [...new Set([...routed, fallback])];
+    this.name = this.all.map((p) => p.name).join('+');
+  }
+
+  private forKind(kind: GenerationKind) {
+    return this.routes[kind]?.provider ?? this.fallback;
+  }
+
+  private forId(upstreamJobId: string) {
+    for (const r of Object.values(this.routes)) if (upstreamJobId.startsWith(r!.idPrefix)) return r!.provider;
+    return this.fallback;
+  }
+
+  quote(req: GenerationRequest) {
+    return this.forKind(req.kind).quote(req);
+  }
+
+  submit(req: GenerationRequest) {
+    return this.forKind(req.kind).submit(req);
+  }
+
+  status(upstreamJobId: string): Promise<ProviderUpdate> {
+    return this.forId(upstreamJobId).status(upstreamJobId);
+  }
+
+  async lookup(idempotencyKey: string) {
+    for (const p of this.all) {
+      const found = p.lookup ? await p.lookup(idempotencyKey) : null;
+      if (found) return found;
+    }
+    return null;
+  }
+
+  async cancel(upstreamJobId: string) {
+    await this.forId(upstreamJobId).cancel?.(upstreamJobId);
+  }
+
+  onUpdate(listener: (u: ProviderUpdate) => void): () => void {
+    const stops = this.all.map((p) => p.onUpdate(listener));
+    return () => stops.forEach((s) => s());
+  }
+
+  close() {
+    for (const p of this.all) (p as { close?: () => void }).close?.();
+  }
+}
