@@ -8,6 +8,7 @@ import { canonicalJson } from '../channel/payload.ts';
 import type { PrismaClient } from '../db/client.ts';
 import { LANGUAGE_NAMES, type LanguageCode } from '../domain/language.ts';
 import type { Decision } from './journal.ts';
+import type { WorkerMemory } from './memory.ts';
 
 export const WORKER_SYSTEM_PROMPT = [
   'You are the task worker of Atelier, a creative studio where people and an AI agent work together.',
@@ -61,9 +62,12 @@ export function assembleWorkerInput(
   steps: HistoryStep[],
   consumed: HistoryInbox[],
   fresh: HistoryInbox[],
+  /** Long-term memory (issue 8): a delimited system section after the system prompt, if any. */
+  memorySection: string | null = null,
 ): BaseMessage[] {
   const messages: BaseMessage[] = [
     new SystemMessage(WORKER_SYSTEM_PROMPT),
+    ...(memorySection ? [new SystemMessage(memorySection)] : []),
     new HumanMessage(
       `Task: ${task.title}${task.goal ? `\nGoal: ${task.goal}` : ''}` +
         // The task keeps the language of the user's own words, whatever language the title is in.
@@ -117,13 +121,28 @@ export async function buildWorkerInput(
   taskId: string,
   /** The task's steps when the caller has just loaded them (loadTaskSteps). */
   preloaded?: Awaited<ReturnType<typeof loadTaskSteps>>,
+  memory?: WorkerMemory,
 ): Promise<{ messages: BaseMessage[]; newInboxIds: string[] }> {
   const task = await prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true, language: true } });
-  const steps = preloaded ?? (await loadTaskSteps(prisma, taskId));
-  const items = await loadTaskInbox(prisma, taskId);
+  let steps = preloaded ?? (await loadTaskSteps(prisma, taskId));
+  let items = await loadTaskInbox(prisma, taskId);
+  // ---- Long-term memory (issue 8) ----
+  // The memory section for this step, and what forgetting withholds: replies that relied on
+  // forgotten memory and messages revoked as evidence (their tool calls stay, so the transcript
+  // stays well-formed). Without memory nothing changes.
+  const mem = memory ? await memory.contextFor(taskId, steps.length) : null;
+  if (mem?.withheldStepIds.length) {
+    const w = new Set(mem.withheldStepIds);
+    steps = steps.map((s) => (w.has(s.id) ? { ...s, decision: { ...(s.decision as object), content: '[withheld: this reply relied on memory the user asked to forget]' } as typeof s.decision } : s));
+  }
+  if (mem?.withheldInboxIds.length) {
+    const w = new Set(mem.withheldInboxIds);
+    items = items.map((i) => (w.has(i.id) ? { ...i, text: '[withheld: the user asked to forget this message]' } : i));
+  }
+  // ---- end long-term memory ----
   const consumed = items.filter((i) => i.consumedTurnId !== null);
   const fresh = items.filter((i) => i.consumedTurnId === null);
-  return { messages: assembleWorkerInput(task, steps, consumed, fresh), newInboxIds: fresh.map((i) => i.id) };
+  return { messages: assembleWorkerInput(task, steps, consumed, fresh, mem?.section ?? null), newInboxIds: fresh.map((i) => i.id) };
 }
 
 /** A stable digest of a model request (messages and tool names), for replay and audit. */

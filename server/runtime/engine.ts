@@ -131,7 +131,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       return 'requeued';
     }
     await checkBoundary(rt, claim);
-    const { messages, newInboxIds } = await buildWorkerInput(rt.prisma, claim.taskId, history);
+    const { messages, newInboxIds } = await buildWorkerInput(rt.prisma, claim.taskId, history, rt.memory);
     const toolNames = rt.tools.list().map((t) => t.name);
     const { digest, request } = digestRequest(messages, toolNames);
     const model = rt.models.chat('worker');
