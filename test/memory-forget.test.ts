@@ -27,7 +27,7 @@ let n = 0;
 const fakeEmbedder = { model: 'fake', embed: async (texts: string[]) => texts.map((s) => [s.length, 1, 2]) };
 
 before(async () => {
-  t = await startTestApp('memforget', {}, { embedder: fakeEmbedder });
+  t = await startTestApp('memforget', {}, { embedder: fakeEmbedder, memory: { timeoutMs: 30_000 } });
   viewer = { userId: t.a.ownerId, credentialId: 'x', scopes: new Set(['READ', 'WRITE', 'APPROVE']), memberships: new Map([[t.a.workspaceId, 'OWNER']]) };
 });
 after(async () => {

@@ -19,7 +19,7 @@ let viewer: Viewer;
 let n = 0;
 
 before(async () => {
-  t = await startTestApp('memory', {}, { memory: { faults: {}, retryDelaySeconds: 1 } });
+  t = await startTestApp('memory', {}, { memory: { faults: {}, retryDelaySeconds: 1, timeoutMs: 30_000 } });
   viewer = { userId: t.a.ownerId, credentialId: 'x', scopes: new Set(['READ', 'WRITE']), memberships: new Map([[t.a.workspaceId, 'OWNER']]) };
 });
 after(async () => {
