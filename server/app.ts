@@ -17,6 +17,9 @@ import { generationTools } from './runtime/tools/generation.ts';
 import { wakeOnJobEnd } from './runtime/wake.ts';
 import { createEmbedder, type Embedder } from './routing/embeddings.ts';
 import { createLogger, type Logger } from './log.ts';
+import type { MemoryDeps } from './services/memory/extract-memories.ts';
+import { ensureMemoryQueue, startMemoryWorker } from './services/memory/jobs.ts';
+import { MemoryWorkerContext } from './services/memory/worker-context.ts';
 import type { RuntimeDeps } from './runtime/deps.ts';
 import { createModelProvider } from './runtime/models/provider.ts';
 import type { ModelProvider } from './runtime/models/types.ts';
@@ -49,6 +52,8 @@ export type AppOptions = {
   embedder?: Embedder | null;
   /** Replace the generation provider (default: the simulated provider, files in <dataDir>/files). */
   provider?: GenerationProvider;
+  /** Long-term memory overrides (tests: timeouts, fault injection, retry delay). */
+  memory?: { timeoutMs?: number; retrievalDelayMs?: number; faults?: MemoryDeps['faults']; retryDelaySeconds?: number };
 };
 
 /** Simulated by default (tests, demos, offline); images at OpenAI when configured, the rest simulated. */
@@ -70,6 +75,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
   const scheduler = new Scheduler(connectionString, log);
   await hub.start();
   await scheduler.start();
+  await ensureMemoryQueue(scheduler.boss, opts.memory?.retryDelaySeconds);
   const plugin = await loadRuntimePlugin(config.runtime.plugin);
   const pluginModel = plugin.model;
   const models =
@@ -105,7 +111,14 @@ export async function createApp(config: Config, connectionString: string, opts: 
     opts.embedder !== undefined
       ? opts.embedder
       : createEmbedder({ apiKey: config.openai.apiKey, baseUrl: config.openai.baseUrl, model: config.openai.embeddingModel });
-  const deps: Deps = { config, prisma, notifier, hub, log, scheduler, runtime, embedder, jobs };
+  // Long-term memory: extraction deps (jobs, on-demand) and the worker's context port.
+  const memory: MemoryDeps = { prisma, log, embedder, faults: opts.memory?.faults };
+  const memoryContext = new MemoryWorkerContext(
+    { prisma, notifier, log, embedder },
+    { timeoutMs: opts.memory?.timeoutMs ?? config.memory?.timeoutMs ?? 300, retrievalDelayMs: opts.memory?.retrievalDelayMs },
+  );
+  runtime.memory = memoryContext;
+  const deps: Deps = { config, prisma, notifier, hub, log, scheduler, runtime, embedder, jobs, memory: { ...memory, context: memoryContext } };
   const yoga = createGraphQLServer(deps);
   const servers: RunningServer[] = [];
   const workers: WorkerHandle[] = [];
@@ -125,7 +138,8 @@ export async function createApp(config: Config, connectionString: string, opts: 
         // Jobs whose callbacks went silent are polled; unclear submissions are looked up.
         alsoEachTick: () => reconcileJobs(jobs, { silentMs: Math.max(config.runtime.watchdogMs * 3, 5000) }),
       });
-      workers.push(w);
+      const stopMemory = await startMemoryWorker(scheduler.boss, memory);
+      workers.push({ ...w, stop: async () => { await stopMemory(); await w.stop(); } });
       return w;
     },
     close: async () => {

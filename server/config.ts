@@ -28,6 +28,7 @@ const EnvSchema = z.object({
   /// Lease of a running turn; renewed every third of it. A dead worker's turn is taken over after it.
   ATELIER_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   ATELIER_WATCHDOG_MS: z.coerce.number().int().min(50).default(10_000),
+  ATELIER_MEMORY_TIMEOUT_MS: z.coerce.number().int().min(1).default(300),
   /// A queued turn whose wake-up is older than this is re-sent by the watchdog.
   ATELIER_STALE_QUEUED_MS: z.coerce.number().int().min(50).default(30_000),
   ATELIER_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
@@ -76,6 +77,8 @@ export type Config = {
     maxIdleTurns?: number;
     plugin: string | undefined;
   };
+  /** Long-term memory: retrieval for a worker step gives up after this (the step goes on without it). */
+  memory?: { timeoutMs: number };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -119,5 +122,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxIdleTurns: e.ATELIER_MAX_IDLE_TURNS,
       plugin: e.ATELIER_RUNTIME_PLUGIN,
     },
+    memory: { timeoutMs: e.ATELIER_MEMORY_TIMEOUT_MS },
   };
 }

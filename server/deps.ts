@@ -8,6 +8,8 @@ import type { Logger } from './log.ts';
 import type { Embedder } from './routing/embeddings.ts';
 import type { RuntimeDeps } from './runtime/deps.ts';
 import type { Scheduler } from './runtime/scheduler.ts';
+import type { MemoryDeps } from './services/memory/extract-memories.ts';
+import type { MemoryWorkerContext } from './services/memory/worker-context.ts';
 
 export type Deps = {
   config: Config;
@@ -22,4 +24,6 @@ export type Deps = {
   embedder: Embedder | null;
   /** Generation jobs: provider, callbacks, waking. */
   jobs: JobDeps;
+  /** Long-term memory: extraction and the worker's memory context (issue 8). */
+  memory: MemoryDeps & { context: MemoryWorkerContext };
 };

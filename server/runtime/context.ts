@@ -11,6 +11,7 @@ import type { Decision } from './journal.ts';
 import { relevantGuides } from './capabilities.ts';
 import { renderChecklist, type Checklist } from './checklist.ts';
 import { readChecklist } from '../services/checklist/write-checklist.ts';
+import type { WorkerMemory } from './memory.ts';
 
 export const WORKER_SYSTEM_PROMPT = [
   'You are the task worker of Atelier, a creative studio where people and an AI agent work together.',
@@ -27,7 +28,11 @@ export type TaskDynamics = {
 };
 
 /** Stable per task: what the platform can do, and the guides relevant to the task's words. */
-export type TaskKnowledge = { capabilities: string | null };
+export type TaskKnowledge = {
+  capabilities: string | null;
+  /** Long-term memory (issue 8): profile and relevant memories with citations, if any. */
+  memorySection?: string | null;
+};
 
 export function renderTaskState(d: TaskDynamics): string {
   return ['[task state]', d.checklist ? renderChecklist(d.checklist) : '[checklist] none yet'].join('\n');
@@ -92,6 +97,7 @@ export function assembleWorkerInput(
   const messages: BaseMessage[] = [
     new SystemMessage(WORKER_SYSTEM_PROMPT),
     ...(knowledgeMsg ? [knowledgeMsg] : []),
+    ...(knowledge.memorySection ? [new SystemMessage(knowledge.memorySection)] : []),
     new HumanMessage(
       `Task: ${task.title}${task.goal ? `\nGoal: ${task.goal}` : ''}` +
         // The task keeps the language of the user's own words, whatever language the title is in.
@@ -148,14 +154,32 @@ export async function buildWorkerInput(
   /** The task's steps when the caller has just loaded them (loadTaskSteps). */
   preloaded?: Awaited<ReturnType<typeof loadTaskSteps>>,
   knowledge: TaskKnowledge = { capabilities: null },
+  memory?: WorkerMemory,
 ): Promise<{ messages: BaseMessage[]; newInboxIds: string[] }> {
   const task = await prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true, language: true } });
-  const steps = preloaded ?? (await loadTaskSteps(prisma, taskId));
-  const items = await loadTaskInbox(prisma, taskId);
+  let steps = preloaded ?? (await loadTaskSteps(prisma, taskId));
+  let items = await loadTaskInbox(prisma, taskId);
   const checklist = await readChecklist(prisma, taskId);
+  // ---- Long-term memory (issue 8) ----
+  // The memory section for this step, and what forgetting withholds: replies that relied on
+  // forgotten memory and messages revoked as evidence (their tool calls stay, so the transcript
+  // stays well-formed). Without memory nothing changes.
+  const mem = memory ? await memory.contextFor(taskId, steps.length) : null;
+  if (mem?.withheldStepIds.length) {
+    const w = new Set(mem.withheldStepIds);
+    steps = steps.map((s) => (w.has(s.id) ? { ...s, decision: { ...(s.decision as object), content: '[withheld: this reply relied on memory the user asked to forget]' } as typeof s.decision } : s));
+  }
+  if (mem?.withheldInboxIds.length) {
+    const w = new Set(mem.withheldInboxIds);
+    items = items.map((i) => (w.has(i.id) ? { ...i, text: '[withheld: the user asked to forget this message]' } : i));
+  }
+  // ---- end long-term memory ----
   const consumed = items.filter((i) => i.consumedTurnId !== null);
   const fresh = items.filter((i) => i.consumedTurnId === null);
-  return { messages: assembleWorkerInput(task, steps, consumed, fresh, { checklist }, knowledge), newInboxIds: fresh.map((i) => i.id) };
+  return {
+    messages: assembleWorkerInput(task, steps, consumed, fresh, { checklist }, { ...knowledge, memorySection: mem?.section ?? null }),
+    newInboxIds: fresh.map((i) => i.id),
+  };
 }
 
 /** A stable digest of a model request (messages and tool names), for replay and audit. */

@@ -2,6 +2,7 @@
 import type { EventNotifier } from '../channel/notifier.ts';
 import type { PrismaClient } from '../db/client.ts';
 import type { Logger } from '../log.ts';
+import type { WorkerMemory } from './memory.ts';
 import type { ModelProvider } from './models/types.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { ToolRegistry } from './tools/registry.ts';
@@ -28,6 +29,8 @@ export type RuntimeDeps = {
   options: RuntimeOptions;
   /** What the platform can do (for plans and the worker's context). */
   capabilities?: Capabilities;
+  /** Long-term memory for worker contexts (issue 8); absent: no memory section. */
+  memory?: WorkerMemory;
 };
 
 export const DEFAULT_RUNTIME_OPTIONS: RuntimeOptions = { leaseMs: 30_000, maxStepsPerTurn: 12, maxTurnsPerTask: 25 };

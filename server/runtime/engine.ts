@@ -132,7 +132,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       return outcomeOf(await endTurn(rt, claim, 'decide', last?.decision ? (last.decision as Decision).content : '', { stepLimitHit: true }));
     }
     await checkBoundary(rt, claim);
-    const { messages, newInboxIds } = await buildWorkerInput(rt.prisma, claim.taskId, history, { capabilities: rt.capabilities?.render() ?? null });
+    const { messages, newInboxIds } = await buildWorkerInput(rt.prisma, claim.taskId, history, { capabilities: rt.capabilities?.render() ?? null }, rt.memory);
     const toolNames = rt.tools.list().map((t) => t.name);
     const { digest, request } = digestRequest(messages, toolNames);
     const model = rt.models.chat('worker');

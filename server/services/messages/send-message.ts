@@ -12,6 +12,7 @@ import { detectLanguage, nextTaskLanguage, type LanguageCode } from '../../domai
 import { isTerminal, type TaskStatus } from '../../domain/task-status.ts';
 import { ensureTurn } from '../../runtime/turns.ts';
 import type { RouteDecision } from '../../routing/types.ts';
+import { enqueueMemoryExtraction } from '../memory/jobs.ts';
 import { getMainThread } from '../threads/get-main-thread.ts';
 import { parseInput } from '../validate.ts';
 import { answerInThread } from './answer.ts';
@@ -84,6 +85,9 @@ export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeo
         },
       });
       if (effect.taskId) await tx.message.update({ where: { id: message.id }, data: { taskId: effect.taskId, inboxItemId: effect.inboxItemId } });
+      // Long-term memory (issue 8): the message becomes evidence and its extraction is enqueued
+      // (pg-boss, same transaction: a committed message always has its extraction job).
+      await enqueueMemoryExtraction(tx, deps.scheduler, { ...message, taskId: effect.taskId ?? message.taskId });
       return {
         messageId: message.id,
         decisionId: decision.id,

@@ -1,0 +1,62 @@
+// forgetEvidence / forgetMemory: irreversible, so they only ask. The approval's handler (registered
+// in approvals/actions.ts) runs the forgetting in the approving transaction.
+import { requireWorkspace } from '../../auth/access.ts';
+import type { Viewer } from '../../auth/viewer.ts';
+import { transactWithEvents } from '../../channel/unit-of-work.ts';
+import type { Deps } from '../../deps.ts';
+import { notFound } from '../../errors.ts';
+import type { ApprovedActionHandler } from '../approvals/actions.ts';
+import { requestApproval } from '../approvals/request-approval.ts';
+import { forgetEvidenceNow, forgetMemoryNow } from './forget.ts';
+
+export async function requestForgetEvidence(deps: Deps, viewer: Viewer, p: { evidenceId: string }) {
+  const ev = await deps.prisma.memoryEvidence.findUnique({ where: { id: p.evidenceId } });
+  // Only the person a source is about may forget it; anything else does not exist for the caller.
+  if (!ev || ev.userId !== viewer.userId || !viewer.memberships.has(ev.workspaceId)) throw notFound('MemoryEvidence');
+  requireWorkspace(viewer, ev.workspaceId, 'write');
+  const { value } = await transactWithEvents(deps, (tx, emit) =>
+    requestApproval(tx, emit, {
+      workspaceId: ev.workspaceId,
+      taskId: null,
+      kind: 'IRREVERSIBLE',
+      requestKey: `forget-evidence:${ev.id}`,
+      // No content in the title: the approval outlives the forgetting.
+      title: `Forget a ${ev.kind.toLowerCase()} from ${ev.occurredAt.toISOString().slice(0, 10)} and everything remembered from it`,
+      reasons: [{ code: 'IRREVERSIBLE', message: 'Forgotten memories, summaries and profile entries cannot be restored.' }],
+      quoteCents: null,
+      action: { type: 'FORGET_EVIDENCE', evidenceId: ev.id },
+      requestedBy: { kind: 'USER', id: viewer.userId },
+    }),
+  );
+  return value.approval;
+}
+
+export async function requestForgetMemory(deps: Deps, viewer: Viewer, p: { memoryId: string }) {
+  const m = await deps.prisma.memory.findUnique({ where: { id: p.memoryId } });
+  if (!m || !viewer.memberships.has(m.workspaceId) || (m.scope !== 'WORKSPACE' && m.userId !== viewer.userId)) throw notFound('Memory');
+  requireWorkspace(viewer, m.workspaceId, 'write');
+  const { value } = await transactWithEvents(deps, (tx, emit) =>
+    requestApproval(tx, emit, {
+      workspaceId: m.workspaceId,
+      taskId: null,
+      kind: 'IRREVERSIBLE',
+      requestKey: `forget-memory:${m.id}`,
+      title: `Forget a ${m.kind.toLowerCase().replace('_', ' ')} memory (${m.subjectKey})`,
+      reasons: [{ code: 'IRREVERSIBLE', message: 'A forgotten memory cannot be restored.' }],
+      quoteCents: null,
+      action: { type: 'FORGET_MEMORY', memoryId: m.id },
+      requestedBy: { kind: 'USER', id: viewer.userId },
+    }),
+  );
+  return value.approval;
+}
+
+export const forgetEvidenceHandler: ApprovedActionHandler = async (action, ctx) => {
+  const out = await forgetEvidenceNow(ctx.tx, { workspaceId: ctx.approval.workspaceId, evidenceId: String(action.evidenceId) });
+  return { ...out };
+};
+
+export const forgetMemoryHandler: ApprovedActionHandler = async (action, ctx) => {
+  const out = await forgetMemoryNow(ctx.tx, { workspaceId: ctx.approval.workspaceId, memoryId: String(action.memoryId) });
+  return { ...out };
+};

@@ -1,0 +1,150 @@
+// Long-term memory in the worker's context. The profile (a versioned snapshot) and the memories
+// relevant to the task, with citations, form one delimited system section; which memories and
+// evidence were shown is recorded in memory_uses for the step. Enrichment is optional: when the
+// retrieval takes longer than the timeout the step goes on without it and the journal says so
+// (MEMORY_UNAVAILABLE). What forgetting withholds is computed separately and never skipped.
+import { appendNow } from '../../channel/unit-of-work.ts';
+import type { EventNotifier } from '../../channel/notifier.ts';
+import type { PrismaClient } from '../../db/client.ts';
+import type { Logger } from '../../log.ts';
+import type { Embedder } from '../../routing/embeddings.ts';
+import type { WorkerMemory, WorkerMemoryContext } from '../../runtime/memory.ts';
+import { stepsAt } from './forget.ts';
+import { retrieveMemories, type RetrievedMemory } from './retrieve-memories.ts';
+
+export type WorkerMemoryOptions = {
+  timeoutMs: number;
+  /** Fault injection for tests: delay the retrieval by this much. */
+  retrievalDelayMs?: number;
+  maxMemories?: number;
+};
+
+export const MEMORY_SECTION_START = '<long-term-memory>';
+export const MEMORY_SECTION_END = '</long-term-memory>';
+
+/** Pure: the section text. Stable for a given profile version and memory set (no timestamps). */
+export function renderMemorySection(profile: { version: number; text: string } | null, memories: RetrievedMemory[]): string | null {
+  if (!profile?.text && !memories.length) return null;
+  const lines = [
+    MEMORY_SECTION_START,
+    'Long-term memory about the user and workspace. Background only: the task brief and the user\'s latest messages take precedence. Cite [e:<id>] when you rely on a memory.',
+  ];
+  if (profile?.text) lines.push(`Profile (v${profile.version}):`, profile.text);
+  if (memories.length) {
+    lines.push('Relevant memories:');
+    for (const m of memories) {
+      const cites = m.citations.map((c) => `e:${c.evidenceId.slice(0, 8)}`).join(', ');
+      lines.push(`- ${m.content}${m.origin === 'INFERRED' ? ' (inferred, unconfirmed)' : ''} [${cites}]`);
+    }
+  }
+  lines.push(MEMORY_SECTION_END);
+  return lines.join('\n');
+}
+
+export class MemoryWorkerContext implements WorkerMemory {
+  /** Rendered profile prefixes by (workspace, user, profile version): a new version never hits an old entry. */
+  private readonly prefixCache = new Map<string, string>();
+
+  constructor(
+    private readonly deps: { prisma: PrismaClient; notifier: EventNotifier; log: Logger; embedder?: Embedder | null },
+    readonly options: WorkerMemoryOptions,
+  ) {}
+
+  /** The profile part of the stable prefix, cached per profile version. */
+  async profilePrefix(workspaceId: string, userId: string): Promise<{ version: number; text: string } | null> {
+    const latest = await this.deps.prisma.memoryProfile.findFirst({ where: { workspaceId, userId }, orderBy: { version: 'desc' }, select: { version: true } });
+    if (!latest) return null;
+    const key = `${workspaceId}:${userId}:${latest.version}`;
+    let text = this.prefixCache.get(key);
+    if (text === undefined) {
+      const row = await this.deps.prisma.memoryProfile.findUniqueOrThrow({ where: { workspaceId_userId_version: { workspaceId, userId, version: latest.version } } });
+      text = row.text;
+      for (const k of this.prefixCache.keys()) if (k.startsWith(`${workspaceId}:${userId}:`)) this.prefixCache.delete(k);
+      this.prefixCache.set(key, text);
+    }
+    return { version: latest.version, text };
+  }
+
+  async contextFor(taskId: string, stepOrdinal: number): Promise<WorkerMemoryContext> {
+    const withheld = await this.withheld(taskId);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((r) => {
+      timer = setTimeout(() => r('timeout'), this.options.timeoutMs);
+    });
+    try {
+      const got = await Promise.race([this.enrich(taskId, stepOrdinal), timeout]);
+      if (got === 'timeout') {
+        await this.note(taskId, { reason: 'timeout', timeoutMs: this.options.timeoutMs });
+        return { section: null, ...withheld };
+      }
+      return { section: got, ...withheld };
+    } catch (e) {
+      this.deps.log.warn('memory retrieval failed; the step goes on without it', { taskId, error: String(e) });
+      await this.note(taskId, { reason: 'error' }).catch(() => undefined);
+      return { section: null, ...withheld };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async note(taskId: string, payload: Record<string, unknown>) {
+    await appendNow(this.deps, taskId, [{ type: 'MEMORY_UNAVAILABLE', actor: { kind: 'SYSTEM' }, payload: { ...payload, effect: 'the step continues without long-term memory' } }]);
+  }
+
+  private async enrich(taskId: string, stepOrdinal: number): Promise<string | null> {
+    if (this.options.retrievalDelayMs) await new Promise((r) => setTimeout(r, this.options.retrievalDelayMs));
+    const task = await this.deps.prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { workspaceId: true, createdById: true, title: true, goal: true } });
+    if (!task.createdById) return null;
+    const profile = await this.profilePrefix(task.workspaceId, task.createdById);
+    const q = { workspaceId: task.workspaceId, userId: task.createdById, taskId, limit: this.options.maxMemories ?? 8 };
+    const relevant = await retrieveMemories(this.deps.prisma, { ...q, text: `${task.title} ${task.goal}` }, this.deps.embedder);
+    // Brand rules always apply to the workspace's work.
+    const brand = await retrieveMemories(this.deps.prisma, { ...q, kinds: ['BRAND_RULE'] });
+    const seen = new Set<string>();
+    const memories = [...brand, ...relevant].filter((m) => !seen.has(m.versionId) && seen.add(m.versionId)).slice(0, q.limit);
+    const section = renderMemorySection(profile, memories);
+    if (section) {
+      const profileRow = profile
+        ? await this.deps.prisma.memoryProfile.findUnique({ where: { workspaceId_userId_version: { workspaceId: task.workspaceId, userId: task.createdById, version: profile.version } } })
+        : null;
+      const entries = ((profileRow?.entries ?? []) as { versionId: string }[]).map((e) => e.versionId);
+      const versionIds = [...new Set([...memories.map((m) => m.versionId), ...entries])];
+      const evidenceIds = [...new Set(memories.flatMap((m) => m.citations.map((c) => c.evidenceId)))];
+      const evOfEntries = entries.length ? await this.deps.prisma.memoryLink.findMany({ where: { versionId: { in: entries } }, select: { evidenceId: true } }) : [];
+      for (const e of evOfEntries) if (!evidenceIds.includes(e.evidenceId)) evidenceIds.push(e.evidenceId);
+      await this.deps.prisma.memoryUse.createMany({
+        data: [
+          ...versionIds.map((id) => ({ workspaceId: task.workspaceId, taskId, stepOrdinal, versionId: id, useKey: `${taskId}:${stepOrdinal}:v:${id}` })),
+          ...evidenceIds.map((id) => ({ workspaceId: task.workspaceId, taskId, stepOrdinal, evidenceId: id, useKey: `${taskId}:${stepOrdinal}:e:${id}` })),
+        ],
+        skipDuplicates: true,
+      });
+    }
+    return section;
+  }
+
+  /** Steps that used forgotten memory or revoked evidence, and inbox items of revoked messages. */
+  private async withheld(taskId: string): Promise<Omit<WorkerMemoryContext, 'section'>> {
+    const uses = await this.deps.prisma.$queryRawUnsafe<{ task_id: string; step_ordinal: number }[]>(
+      `SELECT DISTINCT u.task_id, u.step_ordinal FROM memory_uses u
+         LEFT JOIN memory_versions v ON v.id = u.version_id
+         LEFT JOIN memory_evidence e ON e.id = u.evidence_id
+        WHERE u.task_id = $1::uuid AND (v.status = 'FORGOTTEN' OR e.status = 'REVOKED')`,
+      taskId,
+    );
+    const stepIds = uses.length ? await stepsAt(this.deps.prisma as never, uses.map((u) => ({ taskId: u.task_id, stepOrdinal: u.step_ordinal }))) : [];
+    const inbox = await this.deps.prisma.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT i.id FROM inbox_items i JOIN memory_evidence e ON i.idempotency_key = 'message:' || e.message_id::text
+        WHERE i.task_id = $1::uuid AND e.status = 'REVOKED'`,
+      taskId,
+    );
+    // A step that read a revoked message relied on it too.
+    const readers = inbox.length
+      ? await this.deps.prisma.$queryRawUnsafe<{ id: string }[]>(
+          `SELECT s.id FROM steps s JOIN inbox_items i ON i.consumed_turn_id = s.turn_id AND i.consumed_step = s.index WHERE i.id = ANY($1::uuid[])`,
+          inbox.map((i) => i.id),
+        )
+      : [];
+    return { withheldStepIds: [...new Set([...stepIds, ...readers.map((r) => r.id)])], withheldInboxIds: inbox.map((i) => i.id) };
+  }
+}
