@@ -96,8 +96,8 @@ export function assembleWorkerInput(
   const knowledgeMsg = knowledgeMessage(task, dynamics, knowledge);
   const messages: BaseMessage[] = [
     new SystemMessage(WORKER_SYSTEM_PROMPT),
-    ...(knowledgeMsg ? [knowledgeMsg] : []),
     ...(knowledge.memorySection ? [new SystemMessage(knowledge.memorySection)] : []),
+    ...(knowledgeMsg ? [knowledgeMsg] : []),
     new HumanMessage(
       `Task: ${task.title}${task.goal ? `\nGoal: ${task.goal}` : ''}` +
         // The task keeps the language of the user's own words, whatever language the title is in.
