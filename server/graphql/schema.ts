@@ -10,6 +10,7 @@ import './types/generation.ts';
 import './types/task.ts';
 import './types/task-event.ts';
 import './types/approval.ts';
+import './types/checklist.ts';
 import './types/runtime-info.ts';
 import './types/routing.ts';
 import './types/viewer.ts';

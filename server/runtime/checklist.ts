@@ -21,6 +21,10 @@ export const ChecklistItemSchema = z.object({
   evidence: z.string().max(2000).nullable().default(null),
   needsApproval: z.boolean().default(false),
   estimateCents: z.number().int().min(0).default(0),
+  /** Bumped when the step is re-opened: results of jobs ordered in an earlier round are not linked. */
+  round: z.number().int().min(0).default(0),
+  /** Results ordered for this step in this round and not failed (so nothing is ordered twice). */
+  ordered: z.number().int().min(0).default(0),
 });
 export type ChecklistItem = z.output<typeof ChecklistItemSchema>;
 export type Checklist = { version: number; items: ChecklistItem[] };
@@ -38,7 +42,7 @@ export function itemId(title: string, taken: ReadonlySet<string>): string {
   return id;
 }
 
-export type PlannedItem = { id?: string; title: string; kind?: string; count?: number; needsApproval?: boolean };
+export type PlannedItem = { id?: string; title: string; kind?: string; count?: number; needsApproval?: boolean; reopen?: boolean };
 
 /**
  * A new plan over an existing checklist: items keep their status, artifacts and evidence when their
@@ -71,6 +75,14 @@ export function mergePlan(current: readonly ChecklistItem[], planned: readonly P
       }),
     );
   }
+  // Re-opened steps (a change of direction) start over; their earlier results stay in the evidence.
+  for (let k = 0; k < out.length; k++) {
+    const p = planned[k];
+    if (p?.reopen) {
+      const base = out[k]!;
+      out[k] = { ...patchItem([base], base.id, { status: 'TODO', evidence: `re-opened: ${reason}` })[0]!, round: base.round + 1, ordered: 0 };
+    }
+  }
   for (const old of current) {
     if (used.has(old.id) || taken.has(old.id)) continue;
     if (old.artifacts.length) out.push({ ...old, status: 'SKIPPED', evidence: `dropped from the plan: ${reason}`.slice(0, 2000) });
@@ -83,26 +95,32 @@ export type ItemPatch = { status?: ItemStatus; evidence?: string | null; artifac
 /** Applies a patch to one item; a change of direction may re-open a finished step. */
 export function patchItem(items: readonly ChecklistItem[], id: string, patch: ItemPatch): ChecklistItem[] {
   if (!items.some((i) => i.id === id)) throw new Error(`no checklist item "${id}"`);
-  return items.map((i) =>
-    i.id !== id
-      ? i
-      : {
-          ...i,
-          ...(patch.title ? { title: patch.title } : {}),
-          ...(patch.status ? { status: patch.status } : {}),
-          ...(patch.evidence !== undefined ? { evidence: patch.evidence } : {}),
-          ...(patch.artifacts ? { artifacts: [...new Set([...i.artifacts, ...patch.artifacts])] } : {}),
-        },
-  );
+  return items.map((i) => {
+    if (i.id !== id) return i;
+    // Re-opening a step that has results (a change of direction): new results link to it from
+    // scratch; the earlier ones stay named in the evidence, never silently dropped.
+    const reopen = patch.status === 'TODO' && i.artifacts.length > 0 && !patch.artifacts;
+    const restart = patch.status === 'TODO' && i.status !== 'TODO';
+    return {
+      ...i,
+      ...(restart || reopen ? { round: i.round + 1, ordered: 0 } : {}),
+      ...(patch.title ? { title: patch.title } : {}),
+      ...(patch.status ? { status: patch.status } : {}),
+      ...(patch.evidence !== undefined ? { evidence: patch.evidence } : {}),
+      ...(patch.artifacts ? { artifacts: [...new Set([...i.artifacts, ...patch.artifacts])] } : {}),
+      ...(reopen ? { artifacts: [], evidence: `${patch.evidence ? `${patch.evidence}; ` : ''}earlier results: ${i.artifacts.join(', ')}`.slice(0, 2000) } : {}),
+    };
+  });
 }
 
 /**
  * Links a result to an item; the item is DONE once it has as many results as it needs. Returns the
  * items unchanged when the artifact is already linked (duplicate callbacks change nothing).
  */
-export function linkArtifact(items: readonly ChecklistItem[], id: string, artifact: string, evidence: string): ChecklistItem[] {
+export function linkArtifact(items: readonly ChecklistItem[], id: string, artifact: string, evidence: string, round = 0): ChecklistItem[] {
   const item = items.find((i) => i.id === id);
-  if (!item || item.artifacts.includes(artifact)) return [...items];
+  // A result ordered before the step was re-opened belongs to the old direction: not linked.
+  if (!item || item.artifacts.includes(artifact) || round < item.round) return [...items];
   const artifacts = [...item.artifacts, artifact];
   const done = artifacts.length >= item.count;
   return items.map((i) =>
@@ -115,13 +133,30 @@ export const estimateCents = (items: readonly ChecklistItem[]) => items.reduce((
 /** Paid result slots (generation items × count): scope grows when these or the estimate grow. */
 export const paidSlots = (items: readonly ChecklistItem[]) => items.reduce((n, i) => n + (i.status !== 'SKIPPED' && i.estimateCents > 0 ? i.count : 0), 0);
 
-/** Whether a plan needs a person's approval again, compared with the approved one. */
-export function scopeGrew(approved: readonly ChecklistItem[], next: readonly ChecklistItem[], approvedBudgetCents: number | null): string | null {
+/** What the open steps still cost: price × results still missing. */
+export const remainingCents = (items: readonly ChecklistItem[]) =>
+  items.reduce((n, i) => n + (isOpen(i) && i.estimateCents > 0 ? Math.round((i.estimateCents / i.count) * Math.max(0, i.count - i.artifacts.length)) : 0), 0);
+
+/**
+ * Whether a plan needs a person's approval (again). The first plan of a persistent task does when
+ * it has more than one paid result (a lone image is just done); a later plan does when it has more
+ * paid results than the approved one, or when what is spent plus what the open steps still cost
+ * exceeds the approved budget (e.g. a change of direction re-opens finished shots).
+ */
+export function scopeGrew(
+  approved: readonly ChecklistItem[] | null,
+  next: readonly ChecklistItem[],
+  approvedBudgetCents: number | null,
+  committedCents: number,
+): string | null {
+  const need = committedCents + remainingCents(next);
+  if (!approved) return paidSlots(next) > 1 ? 'the first plan of the task' : null;
   const a = paidSlots(approved);
   const b = paidSlots(next);
   if (b > a) return `the plan grew from ${a} to ${b} paid results`;
-  const est = estimateCents(next);
-  if (approvedBudgetCents !== null && est > approvedBudgetCents) return `the estimate grew to ${est} cents, above the approved ${approvedBudgetCents}`;
+  if (approvedBudgetCents !== null && need > approvedBudgetCents) {
+    return `spent ${committedCents} cents and the open steps need ${need - committedCents} more, above the approved ${approvedBudgetCents}`;
+  }
   return null;
 }
 
@@ -130,11 +165,20 @@ export function progressOf(items: readonly ChecklistItem[]): { done: number; art
   return { done: items.filter((i) => i.status === 'DONE').length, artifacts: items.reduce((n, i) => n + i.artifacts.length, 0) };
 }
 
+/** A result was ordered for a step (or an order failed: delta -1), in the given round. */
+export function countOrder(items: readonly ChecklistItem[], id: string, round: number, delta: 1 | -1): ChecklistItem[] {
+  return items.map((i) =>
+    i.id !== id || i.round !== round
+      ? i
+      : { ...i, ordered: Math.max(0, i.ordered + delta), ...(delta > 0 && i.status === 'TODO' ? { status: 'IN_PROGRESS' as const } : {}) },
+  );
+}
+
 /** The checklist as the worker sees it: compact, ordered, stable (no timestamps). */
 export function renderChecklist(c: Checklist): string {
   const lines = c.items.map(
     (i, n) =>
-      `${n + 1}. [${i.status}] ${i.title} (id ${i.id}, ${i.kind}${i.count > 1 ? ` ×${i.count}` : ''}${i.needsApproval ? ', needs the user' : ''})` +
+      `${n + 1}. [${i.status}] ${i.title} (id ${i.id}, ${i.kind}${i.count > 1 ? ` ×${i.count}` : ''}${i.needsApproval ? ', needs the user' : ''}${i.ordered ? `, ordered ${i.ordered}` : ''})` +
       (i.artifacts.length ? ` results: ${i.artifacts.join(', ')}` : '') +
       (i.evidence ? ` — ${i.evidence}` : ''),
   );

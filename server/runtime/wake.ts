@@ -9,12 +9,17 @@ import type { OnJobEnd } from '../generation/jobs.ts';
 import { isTerminal } from '../domain/task-status.ts';
 import { readChecklist, writeChecklist } from '../services/checklist/write-checklist.ts';
 import { applyTransition, lockTask } from '../services/tasks/apply-transition.ts';
-import { allFinished, linkArtifact } from './checklist.ts';
+import { allFinished, countOrder, linkArtifact } from './checklist.ts';
 import { deliverySummary } from './continuation.ts';
 import type { Scheduler } from './scheduler.ts';
 import { ensureTurn } from './turns.ts';
 
 type File = { path: string; mime: string };
+
+/** A result as a step links it: the job's asset when the job made one (issue 7), else the job. */
+function resultRef(job: { id: string; assetId?: string | null }): string {
+  return job.assetId ? `object:${job.assetId}` : `job:${job.id}`;
+}
 
 export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
   return async (tx, emit, job) => {
@@ -25,12 +30,15 @@ export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
       job.status === 'SUCCEEDED'
         ? `Generation (${job.kind.toLowerCase()}) finished: ${files.map((f) => `${f.mime} ${f.path.split('/').pop()}`).join(', ') || 'no files'} [job:${job.id}]`
         : `Generation (${job.kind.toLowerCase()}) ${job.status.toLowerCase()}${job.error ? `: ${job.error}` : ''} [job:${job.id}]`;
-    const params = (job.params as { finishWhenDone?: boolean; checklistItemId?: string } | null) ?? {};
+    const params = (job.params as { finishWhenDone?: boolean; checklistItemId?: string; checklistRound?: number } | null) ?? {};
     let checklist = await readChecklist(tx, job.taskId);
-    if (checklist && params.checklistItemId && job.status === 'SUCCEEDED') {
+    if (checklist && params.checklistItemId) {
       const itemId = params.checklistItemId;
+      const round = params.checklistRound ?? 0;
       const written = await writeChecklist(tx, emit, { taskId: job.taskId, actor: { kind: 'SYSTEM' }, reason: `result for ${itemId}` }, (items) =>
-        linkArtifact(items, itemId, `job:${job.id}`, `generated (job ${job.id})`),
+        job.status === 'SUCCEEDED'
+          ? linkArtifact(items, itemId, resultRef(job), `generated (job ${job.id})`, round)
+          : countOrder(items, itemId, round, -1), // failed: the step may order it again
       );
       checklist = written.checklist;
     }
@@ -43,7 +51,12 @@ export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
     if (pending > 0 || task.status !== 'WAITING') return; // a running turn reads it; a paused task later
     const asking = await tx.approval.count({ where: { taskId: job.taskId, status: 'PENDING' } });
     if (asking > 0) return; // the person's decision wakes the task
-    const delivered = checklist?.items.length
+    // An instruction from the user that no step has read yet (e.g. a change of direction sent while
+    // the jobs ran) must be read before anything is delivered.
+    const unreadFromUser = await tx.inboxItem.count({
+      where: { taskId: job.taskId, consumedAt: null, withdrawnAt: null, OR: [{ kind: 'MESSAGE' }, { kind: 'SIGNAL', signal: { in: ['REVISE', 'ADD_CONTEXT'] } }] },
+    });
+    const delivered = unreadFromUser > 0 ? null : checklist?.items.length
       ? allFinished(checklist.items)
         ? deliverySummary(checklist.items, '')
         : null

@@ -3,7 +3,9 @@ import { createTask } from '../../services/tasks/create-task.ts';
 import { archiveTask, mergeTasks, promoteTask } from '../../services/tasks/manage-task.ts';
 import { signalTask } from '../../services/tasks/signal-task.ts';
 import { updateTask } from '../../services/tasks/update-task.ts';
+import { editChecklist } from '../../services/checklist/edit-checklist.ts';
 import { builder } from '../builder.ts';
+import { ChecklistItemStatusEnum } from '../types/checklist.ts';
 import { parseGlobalId } from '../ids.ts';
 import { TaskSignalEnum } from '../types/enums.ts';
 import { TaskRef } from '../types/task.ts';
@@ -109,3 +111,40 @@ builder.mutationType({
   }),
 });
 
+
+const ChecklistItemInput = builder.inputType('ChecklistItemInput', {
+  fields: (t) => ({
+    id: t.string({ required: false, description: 'Keep an existing step (its progress and results) by id.' }),
+    title: t.string({ required: true }),
+    kind: t.string({ required: false }),
+    count: t.int({ required: false }),
+    status: t.field({ type: ChecklistItemStatusEnum, required: false, description: 'E.g. TODO to re-open a step.' }),
+  }),
+});
+
+const EditChecklistInputType = builder.inputType('EditChecklistInput', {
+  fields: (t) => ({
+    taskId: t.id({ required: true }),
+    baseVersion: t.int({ required: true, description: 'The version you edited; a stale one is a CONFLICT.' }),
+    items: t.field({ type: [ChecklistItemInput], required: true }),
+    reason: t.string({ required: false }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  editChecklist: t.field({
+    type: TaskPayload,
+    description: "Change a task's checklist (a change of direction). With the approve scope, the edited plan counts as approved.",
+    args: { input: t.arg({ type: EditChecklistInputType, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const taskId = parseGlobalId(String(input.taskId), 'Task', 'taskId');
+      await editChecklist(ctx.deps, ctx.viewer, {
+        taskId,
+        baseVersion: input.baseVersion,
+        reason: input.reason ?? undefined,
+        items: input.items.map((i) => ({ id: i.id ?? undefined, title: i.title, kind: i.kind ?? undefined, count: i.count ?? undefined, status: i.status ?? undefined })),
+      });
+      return { task: await ctx.deps.prisma.task.findUniqueOrThrow({ where: { id: taskId } }) };
+    },
+  }),
+}));

@@ -8,6 +8,7 @@ import type { BaseLanguageModelInput } from '@langchain/core/language_models/bas
 import { AIMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import type { Runnable } from '@langchain/core/runnables';
+import { offlineFlowReply } from './offline-flows.ts';
 import { estimateTokens, messageChars, messageText, toolNamesOf } from './types.ts';
 
 export type OfflineCallOptions = BaseChatModelCallOptions & {
@@ -34,6 +35,12 @@ function summarize(text: string): string {
  * - otherwise → a plain answer that states it is an offline model.
  */
 export function offlineReply(messages: readonly BaseMessage[], toolNames: readonly string[]): OfflineReply {
+  // Creative flows by explicit rules (offline-flows.ts) when the checklist tools are bound.
+  const flow = offlineFlowReply(messages, toolNames);
+  if (flow) {
+    const aiCount = messages.filter((m) => m.type === 'ai').length;
+    return { content: flow.content, toolCalls: flow.calls.map((c, i) => ({ id: `offline-${aiCount}-${i}`, name: c.name, args: c.args, type: 'tool_call' as const })) };
+  }
   const hasToolResult = messages.some((m) => m.type === 'tool');
   const aiCount = messages.filter((m) => m.type === 'ai').length;
   const lastHuman = [...messages].reverse().find((m) => m.type === 'human');

@@ -8,7 +8,8 @@ import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { requestApproval } from '../../services/approvals/request-approval.ts';
 import { readChecklistVersion, writeChecklist } from '../../services/checklist/write-checklist.ts';
 import type { Capabilities } from '../capabilities.ts';
-import { estimateCents, ITEM_STATUSES, mergePlan, patchItem, scopeGrew } from '../checklist.ts';
+import { estimateCents, ITEM_STATUSES, mergePlan, patchItem, remainingCents, scopeGrew } from '../checklist.ts';
+import { committedCents } from '../../services/approvals/paid-action-gate.ts';
 import { AwaitingApproval } from '../errors.ts';
 import { defineTool, type ToolDef } from './types.ts';
 
@@ -32,6 +33,8 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
             kind: z.string().min(1).max(40).default('OTHER'),
             count: z.number().int().min(1).max(12).default(1),
             needsApproval: z.boolean().optional(),
+            /** Start this step over (a change of direction); its earlier results stay named in the evidence. */
+            reopen: z.boolean().optional(),
           }),
         )
         .min(1)
@@ -54,16 +57,21 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
         const task = await tx.task.findUniqueOrThrow({ where: { id: ctx.taskId }, select: { kind: true, planApprovedVersion: true, approvedBudgetCents: true } });
         if (task.kind === 'LIGHTWEIGHT') return { status: 'ACTIVE', version: checklist.version, estimateCents: est };
         const approved = task.planApprovedVersion ? await readChecklistVersion(tx, ctx.taskId, task.planApprovedVersion) : null;
-        const grew = approved ? scopeGrew(approved.items, checklist.items, task.approvedBudgetCents) : 'the first plan of the task';
+        const committed = await committedCents(tx, 'task', ctx.taskId);
+        const grew = scopeGrew(approved?.items ?? null, checklist.items, task.approvedBudgetCents, committed);
         if (!grew) return { status: 'ACTIVE', version: checklist.version, estimateCents: est };
+        // The budget asked for covers what is spent and what the open steps still need.
+        const budget = committed + remainingCents(checklist.items);
         const { approval } = await requestApproval(tx, emit, {
           workspaceId: ctx.workspaceId,
           taskId: ctx.taskId,
           kind: 'PLAN',
           requestKey: `plan:${ctx.taskId}:v${checklist.version}`,
-          title: `Plan: ${checklist.items.length} steps, estimated ${usd(est)}`,
+          title: approved
+            ? `Changed plan: ${checklist.items.length} steps, budget ${usd(budget)} (${usd(committed)} already spent)`
+            : `Plan: ${checklist.items.length} steps, estimated ${usd(budget)}`,
           reasons: [{ code: 'PLAN_BUDGET', message: approved ? `Approval needed again: ${grew}.` : 'A new plan is approved before work starts.' }],
-          quoteCents: est,
+          quoteCents: budget,
           action: { type: 'PLAN', version: checklist.version, steps: checklist.items.map((i) => ({ id: i.id, title: i.title, kind: i.kind, count: i.count, estimateCents: i.estimateCents })) },
           requestedBy: { kind: 'AGENT' },
         });
@@ -122,7 +130,7 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
         itemId: z.string().max(40).optional(),
       })
       .refine((a) => a.kind !== 'CHOOSE' || (a.options?.length ?? 0) >= 2, { message: 'CHOOSE needs at least two options', path: ['options'] }),
-    output: z.object({ decision: z.string(), choice: z.string().nullable(), note: z.string().nullable() }),
+    output: z.object({ decision: z.string(), choice: z.string().nullable(), choiceLabel: z.string().nullable().optional(), objectId: z.string().nullable().optional(), note: z.string().nullable() }),
     safety: 'IDEMPOTENT',
     async run(input, ctx) {
       const { value } = await transactWithEvents(ctx.uow, async (tx, emit) => {
@@ -152,7 +160,8 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
               : items,
           );
         }
-        return { decision: approval.status, choice: approval.choice ?? null, note: approval.note ?? null };
+        const picked = input.options?.find((o) => o.id === approval.choice);
+        return { decision: approval.status, choice: approval.choice ?? null, choiceLabel: picked?.label ?? null, objectId: picked?.objectId ?? null, note: approval.note ?? null };
       });
       if ('pending' in value && value.pending) throw new AwaitingApproval(value.pending, input.question.slice(0, 120));
       if ('pending' in value) throw new Error('unreachable');

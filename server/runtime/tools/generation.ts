@@ -7,6 +7,9 @@ import { orderGeneration, type JobDeps } from '../../generation/jobs.ts';
 import type { GenerationKind } from '../../generation/types.ts';
 import { lockWorkspaceSettings, paidActionGate, type GateOutcome } from '../../services/approvals/paid-action-gate.ts';
 import { AwaitingApproval, BudgetExceeded } from '../errors.ts';
+import { transactWithEvents } from '../../channel/unit-of-work.ts';
+import { readChecklist, writeChecklist } from '../../services/checklist/write-checklist.ts';
+import { countOrder } from '../checklist.ts';
 import { defineTool, type ToolDef } from './types.ts';
 
 const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'REJECTED'];
@@ -26,12 +29,17 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
       finishWhenDone: z.boolean().default(false),
       /** The checklist step this result is for: linked to it when the job succeeds. */
       checklistItemId: z.string().max(40).optional(),
+      /** A reference image / start image: an earlier result (`job:<id>` or `object:<id>`). */
+      referenceId: z.string().max(100).optional(),
     }),
     output: z.object({ jobId: z.string().nullable(), status: z.string(), approvalId: z.string().optional(), note: z.string().nullable().optional() }),
     safety: 'IDEMPOTENT',
     suspends: (r) => !FINAL.includes(String((r as { status?: unknown })?.status)),
     async run(input, ctx) {
       const quote = await deps.provider.quote({ kind, prompt: input.prompt, params: {}, idempotencyKey: ctx.idempotencyKey });
+      // The step's round at ordering time: a result for a step re-opened since is not linked to it.
+      const step = input.checklistItemId ? (await readChecklist(ctx.uow.prisma, ctx.taskId))?.items.find((i) => i.id === input.checklistItemId) : undefined;
+      if (input.checklistItemId && !step) throw new Error(`No checklist step "${input.checklistItemId}"`);
       const r = await orderGeneration<GateOutcome>(
         deps,
         {
@@ -39,7 +47,7 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
           taskId: ctx.taskId,
           kind,
           prompt: input.prompt,
-          params: { finishWhenDone: input.finishWhenDone, ...(input.checklistItemId ? { checklistItemId: input.checklistItemId } : {}) },
+          params: { finishWhenDone: input.finishWhenDone, ...(input.checklistItemId ? { checklistItemId: input.checklistItemId } : {}), ...(input.referenceId ? { referenceId: input.referenceId } : {}), ...(step ? { checklistRound: step.round } : {}) },
           idempotencyKey: ctx.idempotencyKey,
         },
         {
@@ -57,7 +65,20 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
             ).outcome,
         },
       );
-      if (r.kind === 'ordered') return { jobId: r.job.id, status: r.job.status };
+      if (r.kind === 'ordered') {
+        if (input.checklistItemId && r.job.status !== 'FAILED') {
+          // Count the order on its step once (idempotent by the call's key), so the step shows it is
+          // being generated and nobody orders the same result again.
+          const itemId = input.checklistItemId;
+          const round = Number((r.job.params as { checklistRound?: unknown }).checklistRound ?? 0);
+          await transactWithEvents(ctx.uow, (tx, emit) =>
+            writeChecklist(tx, emit, { taskId: ctx.taskId, actor: { kind: 'SYSTEM' }, reason: `ordered a result for ${itemId}`, callKey: `${ctx.idempotencyKey}:order` }, (items) =>
+              countOrder(items, itemId, round, 1),
+            ),
+          );
+        }
+        return { jobId: r.job.id, status: r.job.status };
+      }
       const o = r.outcome;
       if (o.kind === 'awaiting-approval') throw new AwaitingApproval(o.approvalId, `${what} (${(quote / 100).toFixed(2)} USD)`);
       if (o.kind === 'budget-exceeded') throw new BudgetExceeded(o.reason);

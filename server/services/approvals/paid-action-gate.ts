@@ -32,7 +32,7 @@ type SettingsRow = {
 };
 
 /** Committed = held and not released (charged or still on hold). */
-async function committedCents(tx: Tx, where: 'task' | 'today', id: string): Promise<number> {
+export async function committedCents(tx: Tx, where: 'task' | 'today', id: string): Promise<number> {
   const filter = where === 'task' ? 'task_id = $1::uuid' : "workspace_id = $1::uuid AND created_at >= date_trunc('day', now() AT TIME ZONE 'utc') AT TIME ZONE 'utc'";
   const rows = await tx.$queryRawUnsafe<{ c: bigint | null }[]>(
     `SELECT COALESCE(SUM(CASE kind WHEN 'HOLD' THEN amount_cents WHEN 'RELEASE' THEN -amount_cents ELSE 0 END), 0)::bigint AS c

@@ -13,6 +13,7 @@ import { isTerminal, type TaskStatus } from '../../domain/task-status.ts';
 import { ensureTurn } from '../../runtime/turns.ts';
 import type { RouteDecision } from '../../routing/types.ts';
 import { enqueueMemoryExtraction } from '../memory/jobs.ts';
+import { applyTransition, lockTask } from '../tasks/apply-transition.ts';
 import { getMainThread } from '../threads/get-main-thread.ts';
 import { parseInput } from '../validate.ts';
 import { answerInThread } from './answer.ts';
@@ -183,6 +184,13 @@ async function applyDecision(
       emit(task.id, { type: 'MESSAGE_RECEIVED', actor, payload: { messageId: input.messageId, inboxItemId: item.id, text: input.text } });
       if (language !== task.language) emit(task.id, { type: 'TASK_LANGUAGE_CHANGED', actor, payload: { from: task.language, language } });
       if (LIVE.includes(task.status)) await ensureTurn(tx, deps.scheduler, task);
+      else if (task.status === 'PAUSED') {
+        // Writing to a paused task is an instruction to go on with it ("let's finish the posters"):
+        // the user should not also have to press resume.
+        const locked = await lockTask(tx, task.id);
+        const d2 = locked ? await applyTransition(tx, emit, { taskId: task.id, from: locked.status, transition: 'resume', actor, reason: 'resumed by your message' }) : null;
+        if (d2?.kind === 'move') await ensureTurn(tx, deps.scheduler, task);
+      }
       return { ...none, taskId: task.id, inboxItemId: item.id };
     }
     case 'NEW_TASK':
