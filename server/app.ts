@@ -21,6 +21,8 @@ import type { ModelProvider } from './runtime/models/types.ts';
 import { loadRuntimePlugin } from './runtime/plugin.ts';
 import { Scheduler } from './runtime/scheduler.ts';
 import { builtinTools } from './runtime/tools/builtin.ts';
+import { objectTools } from './runtime/tools/objects.ts';
+import { ObjectFeed } from './services/objects/feed.ts';
 import { ToolRegistry } from './runtime/tools/registry.ts';
 import type { ToolDef } from './runtime/tools/types.ts';
 import { startWorker, type WorkerHandle } from './runtime/worker.ts';
@@ -55,6 +57,8 @@ export async function createApp(config: Config, connectionString: string, opts: 
   notifier.onLocal((w, p) => hub.wake(w, p));
   const scheduler = new Scheduler(connectionString, log);
   await hub.start();
+  const objectFeed = new ObjectFeed({ prisma, connectionString, log, pollMs: config.eventPollMs });
+  await objectFeed.start();
   await scheduler.start();
   const plugin = await loadRuntimePlugin(config.runtime.plugin);
   const pluginModel = plugin.model;
@@ -75,7 +79,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
     prisma,
     notifier,
     scheduler,
-    tools: new ToolRegistry([...builtinTools, ...generationTools(jobs), ...(plugin.tools ?? []), ...(opts.tools ?? [])]),
+    tools: new ToolRegistry([...builtinTools, ...objectTools, ...generationTools(jobs), ...(plugin.tools ?? []), ...(opts.tools ?? [])]),
     models,
     log,
     options: {
@@ -88,7 +92,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
     opts.embedder !== undefined
       ? opts.embedder
       : createEmbedder({ apiKey: config.openai.apiKey, baseUrl: config.openai.baseUrl, model: config.openai.embeddingModel });
-  const deps: Deps = { config, prisma, notifier, hub, log, scheduler, runtime, embedder, jobs };
+  const deps: Deps = { config, prisma, notifier, hub, log, scheduler, runtime, embedder, jobs, objectFeed };
   const yoga = createGraphQLServer(deps);
   const servers: RunningServer[] = [];
   const workers: WorkerHandle[] = [];
@@ -118,6 +122,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
       for (const s of servers.splice(0)) await s.close();
       await scheduler.stop();
       await hub.stop();
+      await objectFeed.stop();
       await notifier.drain();
       await prisma.$disconnect();
     },

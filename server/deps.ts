@@ -8,6 +8,7 @@ import type { Logger } from './log.ts';
 import type { Embedder } from './routing/embeddings.ts';
 import type { RuntimeDeps } from './runtime/deps.ts';
 import type { Scheduler } from './runtime/scheduler.ts';
+import type { ObjectFeed } from './services/objects/feed.ts';
 
 export type Deps = {
   config: Config;
@@ -22,4 +23,6 @@ export type Deps = {
   embedder: Embedder | null;
   /** Generation jobs: provider, callbacks, waking. */
   jobs: JobDeps;
+  /** Live workspace object changes (shared workspace, issue 7). */
+  objectFeed: ObjectFeed;
 };

@@ -1,6 +1,6 @@
 // Builds the worker's model input from persisted state only: the task brief, every earlier step's
 // decision and tool results (in the order they happened), inbox items at the step that consumed
-// them, and the new inbox items this step will consume. (Layered context and compaction come with
+// them, and the new inbox items this step will consume; change notices of shared objects likewise. (Layered context and compaction come with
 // the context-engineering issue.)
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { createHash } from 'node:crypto';
@@ -56,11 +56,44 @@ export type HistoryInbox = {
  * appended at the end (the new step consumes them). Replay calls this with the journal as it stood
  * before a recorded step and must get the recorded request back.
  */
+/**
+ * A change notice (shared workspace): someone else changed an object the task has seen. Like inbox
+ * items, a notice sits before the step that consumed it, and fresh ones go at the end, once.
+ */
+export type HistoryNotice = {
+  id: string;
+  objectId: string;
+  objectName: string;
+  fromVersion: number;
+  toVersion: number;
+  summary: string;
+  authorKind: string;
+  consumedTurnId: string | null;
+  consumedStep: number | null;
+};
+
+/** One message per object (several notices for one object read as one range "v3 → v5"). */
+function noticeMessages(notices: HistoryNotice[]): HumanMessage[] {
+  const byObject = new Map<string, HistoryNotice[]>();
+  for (const n of notices) byObject.set(n.objectId, [...(byObject.get(n.objectId) ?? []), n]);
+  return [...byObject.values()].map((ns) => {
+    const first = ns[0]!;
+    const last = ns.at(-1)!;
+    const who = [...new Set(ns.map((n) => (n.authorKind === 'USER' ? 'a person' : n.authorKind === 'AGENT' ? 'another task' : 'the system')))].join(' and ');
+    const what = ns.map((n) => `v${n.toVersion}: ${n.summary}`).join('; ');
+    return new HumanMessage(
+      `[workspace change] "${last.objectName}" (object ${first.objectId}) was updated from v${first.fromVersion} to v${last.toVersion} by ${who} (${what}). ` +
+        'Read the latest version before continuing with it.',
+    );
+  });
+}
+
 export function assembleWorkerInput(
   task: { title: string; goal: string; language: string | null },
   steps: HistoryStep[],
   consumed: HistoryInbox[],
   fresh: HistoryInbox[],
+  notices: { consumed: HistoryNotice[]; fresh: HistoryNotice[] } = { consumed: [], fresh: [] },
 ): BaseMessage[] {
   const messages: BaseMessage[] = [
     new SystemMessage(WORKER_SYSTEM_PROMPT),
@@ -74,6 +107,7 @@ export function assembleWorkerInput(
   ];
   for (const s of steps) {
     for (const i of consumed) if (i.consumedTurnId === s.turnId && i.consumedStep === s.index) messages.push(inboxMessage(i));
+    messages.push(...noticeMessages(notices.consumed.filter((n) => n.consumedTurnId === s.turnId && n.consumedStep === s.index)));
     const d = s.decision as Decision;
     messages.push(
       new AIMessage({
@@ -86,6 +120,7 @@ export function assembleWorkerInput(
     for (const c of s.toolCalls) messages.push(new ToolMessage({ tool_call_id: c.modelCallId, name: c.name, content: toolResultContent(c) }));
   }
   for (const i of fresh) messages.push(inboxMessage(i));
+  messages.push(...noticeMessages(notices.fresh));
   return messages;
 }
 
@@ -99,6 +134,18 @@ export async function loadTaskInbox(prisma: PrismaClient, taskId: string): Promi
     },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
+}
+
+/** The task's change notices, oldest first, with the object's name as of the notice's version. */
+export async function loadTaskNotices(prisma: PrismaClient, taskId: string): Promise<HistoryNotice[]> {
+  const rows = await prisma.changeNotice.findMany({ where: { taskId }, orderBy: [{ createdAt: 'asc' }, { toVersion: 'asc' }, { id: 'asc' }] });
+  if (!rows.length) return [];
+  const names = await prisma.objectVersion.findMany({
+    where: { OR: rows.map((r) => ({ objectId: r.objectId, version: r.toVersion })) },
+    select: { objectId: true, version: true, name: true },
+  });
+  const nameOf = (o: string, v: number) => names.find((n) => n.objectId === o && n.version === v)?.name ?? 'object';
+  return rows.map((r) => ({ ...r, objectName: nameOf(r.objectId, r.toVersion) }));
 }
 
 /** All steps of a task with their calls, in execution order. */
@@ -117,13 +164,19 @@ export async function buildWorkerInput(
   taskId: string,
   /** The task's steps when the caller has just loaded them (loadTaskSteps). */
   preloaded?: Awaited<ReturnType<typeof loadTaskSteps>>,
-): Promise<{ messages: BaseMessage[]; newInboxIds: string[] }> {
+): Promise<{ messages: BaseMessage[]; newInboxIds: string[]; newNoticeIds: string[] }> {
   const task = await prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true, language: true } });
   const steps = preloaded ?? (await loadTaskSteps(prisma, taskId));
   const items = await loadTaskInbox(prisma, taskId);
   const consumed = items.filter((i) => i.consumedTurnId !== null);
   const fresh = items.filter((i) => i.consumedTurnId === null);
-  return { messages: assembleWorkerInput(task, steps, consumed, fresh), newInboxIds: fresh.map((i) => i.id) };
+  const notices = await loadTaskNotices(prisma, taskId);
+  const freshNotices = notices.filter((n) => n.consumedTurnId === null);
+  return {
+    messages: assembleWorkerInput(task, steps, consumed, fresh, { consumed: notices.filter((n) => n.consumedTurnId !== null), fresh: freshNotices }),
+    newInboxIds: fresh.map((i) => i.id),
+    newNoticeIds: freshNotices.map((n) => n.id),
+  };
 }
 
 /** A stable digest of a model request (messages and tool names), for replay and audit. */

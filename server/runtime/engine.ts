@@ -131,7 +131,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       return 'requeued';
     }
     await checkBoundary(rt, claim);
-    const { messages, newInboxIds } = await buildWorkerInput(rt.prisma, claim.taskId, history);
+    const { messages, newInboxIds, newNoticeIds } = await buildWorkerInput(rt.prisma, claim.taskId, history);
     const toolNames = rt.tools.list().map((t) => t.name);
     const { digest, request } = digestRequest(messages, toolNames);
     const model = rt.models.chat('worker');
@@ -154,6 +154,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       model: rt.models.info.workerModel,
       usage: ai.usage_metadata ?? null,
       consumedInboxIds: newInboxIds,
+      consumedNoticeIds: newNoticeIds,
       safetyOf: (name) => rt.tools.get(name)?.safety ?? 'UNKNOWN',
     }).catch((e) => {
       if (isInboxChanged(e)) return null; // a message was withdrawn meanwhile: decide again

@@ -5,7 +5,7 @@
 // have asked the model something else. Nothing is executed and nothing is written.
 import type { PrismaClient } from '../db/client.ts';
 import { canonicalJson } from '../channel/payload.ts';
-import { assembleWorkerInput, digestRequest, loadTaskInbox, loadTaskSteps } from './context.ts';
+import { assembleWorkerInput, digestRequest, loadTaskInbox, loadTaskNotices, loadTaskSteps } from './context.ts';
 import type { Decision } from './journal.ts';
 import { applyEvent, initialTaskState, type TaskState } from './task-state.ts';
 
@@ -23,6 +23,7 @@ export type ReplayReport = { taskId: string; steps: number; toolCalls: number; d
 export async function replayTask(prisma: PrismaClient, taskId: string): Promise<ReplayReport> {
   const steps = await loadTaskSteps(prisma, taskId);
   const inbox = await loadTaskInbox(prisma, taskId);
+  const notices = await loadTaskNotices(prisma, taskId);
   const events = await prisma.taskEvent.findMany({ where: { taskId }, orderBy: { seq: 'asc' }, select: { seq: true, type: true, payload: true } });
   const report: ReplayReport = { taskId, steps: steps.length, toolCalls: steps.reduce((n, s) => n + s.toolCalls.length, 0), divergence: null };
 
@@ -43,7 +44,12 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
     const fresh = inbox.filter((i) => i.consumedTurnId === s.turnId && i.consumedStep === s.index);
     const brief = briefAt[k] ?? state;
     const recorded = (s.request ?? {}) as { tools?: string[]; messages?: unknown[] };
-    const messages = assembleWorkerInput({ title: brief.title, goal: brief.goal, language: brief.language }, history, consumed, fresh);
+    const noticesBefore = notices.filter((n) => n.consumedTurnId && seenSteps.has(`${n.consumedTurnId}:${n.consumedStep}`));
+    const noticesNow = notices.filter((n) => n.consumedTurnId === s.turnId && n.consumedStep === s.index);
+    const messages = assembleWorkerInput({ title: brief.title, goal: brief.goal, language: brief.language }, history, consumed, fresh, {
+      consumed: noticesBefore,
+      fresh: noticesNow,
+    });
     const { digest, request } = digestRequest(messages, recorded.tools ?? []);
     if (digest !== s.requestDigest) {
       const now = (request as { messages: unknown[] }).messages;

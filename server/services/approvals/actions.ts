@@ -8,6 +8,7 @@
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
+import { deleteObjectOnApproval } from '../objects/delete-object.ts';
 
 export type ApprovedActionContext = {
   tx: Tx;
@@ -24,4 +25,7 @@ export type ApprovedActionHandler = (action: Record<string, unknown>, ctx: Appro
  * One entry per irreversible action type. Each domain adds its handler here (issue 7: objects,
  * issue 8: memory); keep the handlers in their domain's service folder.
  */
-export const approvedActionHandlers: Record<string, ApprovedActionHandler> = {};
+export const approvedActionHandlers: Record<string, ApprovedActionHandler> = {
+  /** Soft-deletes a workspace object (issue 7). */
+  DELETE_OBJECT: (action, ctx) => deleteObjectOnApproval(action, ctx),
+};
