@@ -9,6 +9,7 @@ import './types/journal.ts';
 import './types/generation.ts';
 import './types/task.ts';
 import './types/task-event.ts';
+import './types/workspace-object.ts';
 import './types/runtime-info.ts';
 import './types/routing.ts';
 import './types/viewer.ts';
@@ -16,5 +17,7 @@ import './types/query.ts';
 import './mutations/task-mutations.ts';
 import './mutations/message-mutations.ts';
 import './subscriptions/event-subscriptions.ts';
+import './mutations/object-mutations.ts';
+import './subscriptions/object-subscriptions.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });
