@@ -125,6 +125,29 @@ test('flows: edits to different nodes both apply (with a notice of the other cha
   assert.equal(bad.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
 });
 
+test('collections are ordered references to objects of the same workspace (no copies); missing or foreign items are refused', async () => {
+  const a = await createDoc('# A\n', 'A');
+  const b = await createDoc('# B\n', 'B');
+  const foreign = await gqlOk(t.url, t.b.ownerToken, CreateObject, {
+    input: { workspaceId: toGlobalId('Workspace', t.b.workspaceId), kind: 'DOCUMENT', name: 'theirs', content: { markdown: '' } },
+  });
+  const items = [b, a].map((g) => ({ objectId: fromGlobalId(g).id }));
+  const c = await gqlOk(t.url, t.a.ownerToken, CreateObject, { input: { workspaceId: wsA(), kind: 'COLLECTION', name: 'Moodboard', content: { items } } });
+  const q = await gqlOk(t.url, t.a.readToken, ObjectNode, { id: c.createObject.object.id });
+  assert.ok(q.node && 'content' in q.node);
+  assert.deepEqual(q.node.content, { items }, 'order kept, ids only');
+  const bad = await gql(t.url, t.a.ownerToken, UpdateObject, {
+    input: { objectId: c.createObject.object.id, baseVersion: 1, content: { items: [...items, { objectId: fromGlobalId(foreign.createObject.object.id).id }] } },
+  });
+  assert.equal(bad.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
+  assert.equal((await versionsOf(fromGlobalId(c.createObject.object.id).id)).length, 1);
+  // The same idempotency key returns the same object instead of a second one.
+  const k1 = await gqlOk(t.url, t.a.ownerToken, CreateObject, { input: { workspaceId: wsA(), kind: 'DOCUMENT', name: 'Once', content: { markdown: 'x' }, idempotencyKey: 'once' } });
+  const k2 = await gqlOk(t.url, t.a.ownerToken, CreateObject, { input: { workspaceId: wsA(), kind: 'DOCUMENT', name: 'Once', content: { markdown: 'x' }, idempotencyKey: 'once' } });
+  assert.equal(k2.createObject.object.id, k1.createObject.object.id);
+  assert.equal(k2.createObject.replayed, true);
+});
+
 test('permissions: viewers and read-only tokens cannot write; another workspace sees NOT_FOUND / null', async () => {
   const id = await createDoc('# Brief\nhello\n', 'Brief');
   for (const token of [t.a.viewerToken, t.a.readToken]) {
