@@ -202,6 +202,8 @@ export async function commitVersionTx(
     ) => VersionDraft | Promise<VersionDraft>;
   },
 ): Promise<WriteResult> {
+  // Lock first, then read the current version: a FOR UPDATE joined with the version row would be
+  // re-checked against the *new* current_version after waiting for a concurrent writer, and drop it.
   const obj = await lockObject(tx, args.workspaceId, args.objectId);
   if (args.idempotencyKey) {
     const prior = await tx.objectVersion.findUnique({
