@@ -12,7 +12,7 @@ import { readObjectOp } from '../server/services/objects/operations.ts';
 import { createObject, editDocument, updateObject } from '../server/services/objects/write-object.ts';
 import { createTask } from '../server/services/tasks/create-task.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { collect, gql, gqlOk, toGlobalId, wsClient } from './helpers/clients.ts';
+import { collect, gql, gqlOk, sseClient, toGlobalId, wsClient } from './helpers/clients.ts';
 import { fromGlobalId } from './helpers/ids.ts';
 import {
   CreateObject,
@@ -313,6 +313,13 @@ test('objectChanges: replays from a cursor, then streams live changes, in gap-fr
     await c2.until((items) => items.length >= 1, 20_000, 'resume');
     assert.equal(c2.items[0]!.objectChanges.versionNumber, 4);
     stop2();
+    // The same over SSE.
+    const sse = sseClient(t.url, t.a.readToken);
+    const { collector: c4, stop: stop4 } = collect(sse, ObjectChanges, { workspaceId: wsA(), after: cursor });
+    await c4.until((items) => items.length >= 3, 20_000, 'sse replay');
+    assert.deepEqual(c4.items.map((i) => i.objectChanges.versionNumber), [2, 3, 4]);
+    stop4();
+    sse.dispose();
     // Another workspace cannot subscribe to this one.
     const other = wsClient(t.url, t.b.ownerToken);
     const { collector: c3, stop: stop3 } = collect(other, ObjectChanges, { workspaceId: wsA() });
