@@ -282,6 +282,8 @@ test('a successful generation creates exactly one asset object (v1, file, proven
   assert.equal(q.task.objects.length, 1);
   assert.deepEqual(q.task.objects[0]!.current.file, { mime: 'image/png', bytes: 1234 });
   assert.equal(q.task.jobs[0]!.asset?.id, toGlobalId('WorkspaceObject', objects[0]!.id));
+  const inbox = await t.app.deps.prisma.inboxItem.findFirstOrThrow({ where: { taskId: task.id, signal: 'JOB_RESULT' } });
+  assert.ok(inbox.text?.includes(objects[0]!.id), 'the result the agent reads names the asset object');
   // A late duplicate changes nothing.
   await applyUpdate(t.app.deps.jobs, { upstreamJobId: 'up-asset-1', status: 'SUCCEEDED', progress: 1, files });
   assert.equal(await t.app.deps.prisma.objectVersion.count({ where: { objectId: objects[0]!.id } }), 1);

@@ -4,6 +4,7 @@
 // that was cancelled or ended meanwhile is never revived (the job and its result are still kept).
 import type { OnJobEnd } from '../generation/jobs.ts';
 import { isTerminal } from '../domain/task-status.ts';
+import { assetIdForJob } from '../services/objects/create-asset.ts';
 import { applyTransition, lockTask } from '../services/tasks/apply-transition.ts';
 import type { Scheduler } from './scheduler.ts';
 import { ensureTurn } from './turns.ts';
@@ -17,7 +18,9 @@ export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
     const files = (job.files as File[] | null) ?? [];
     const text =
       job.status === 'SUCCEEDED'
-        ? `Generation (${job.kind.toLowerCase()}) finished: ${files.map((f) => `${f.mime} ${f.path.split('/').pop()}`).join(', ') || 'no files'}`
+        ? `Generation (${job.kind.toLowerCase()}) finished: ${files.map((f) => `${f.mime} ${f.path.split('/').pop()}`).join(', ') || 'no files'}` +
+          // The result is a workspace object (created in this transaction): give the agent its id.
+          (files.length ? ` (workspace object ${assetIdForJob(job.id)})` : '')
         : `Generation (${job.kind.toLowerCase()}) ${job.status.toLowerCase()}${job.error ? `: ${job.error}` : ''}`;
     await tx.inboxItem.create({
       data: { taskId: job.taskId, workspaceId: task.workspaceId, kind: 'SIGNAL', signal: 'JOB_RESULT', text, idempotencyKey: `job:${job.id}` },
