@@ -28,6 +28,8 @@ import { Scheduler } from './runtime/scheduler.ts';
 import { builtinTools } from './runtime/tools/builtin.ts';
 import { checklistTools } from './runtime/tools/checklist.ts';
 import { loadCapabilities } from './runtime/capabilities.ts';
+import { objectTools } from './runtime/tools/objects.ts';
+import { ObjectFeed } from './services/objects/feed.ts';
 import { ToolRegistry } from './runtime/tools/registry.ts';
 import type { ToolDef } from './runtime/tools/types.ts';
 import { startWorker, type WorkerHandle } from './runtime/worker.ts';
@@ -74,6 +76,8 @@ export async function createApp(config: Config, connectionString: string, opts: 
   notifier.onLocal((w, p) => hub.wake(w, p));
   const scheduler = new Scheduler(connectionString, log);
   await hub.start();
+  const objectFeed = new ObjectFeed({ prisma, connectionString, log, pollMs: config.eventPollMs });
+  await objectFeed.start();
   await scheduler.start();
   await ensureMemoryQueue(scheduler.boss, opts.memory?.retryDelaySeconds);
   const plugin = await loadRuntimePlugin(config.runtime.plugin);
@@ -97,7 +101,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
     notifier,
     scheduler,
     capabilities,
-    tools: new ToolRegistry([...builtinTools, ...checklistTools(capabilities), ...generationTools(jobs), ...(plugin.tools ?? []), ...(opts.tools ?? [])]),
+    tools: new ToolRegistry([...builtinTools, ...checklistTools(capabilities), ...objectTools, ...generationTools(jobs), ...(plugin.tools ?? []), ...(opts.tools ?? [])]),
     models,
     log,
     options: {
@@ -118,7 +122,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
     { timeoutMs: opts.memory?.timeoutMs ?? config.memory?.timeoutMs ?? 300, retrievalDelayMs: opts.memory?.retrievalDelayMs },
   );
   runtime.memory = memoryContext;
-  const deps: Deps = { config, prisma, notifier, hub, log, scheduler, runtime, embedder, jobs, memory: { ...memory, context: memoryContext } };
+  const deps: Deps = { config, prisma, notifier, hub, log, scheduler, runtime, embedder, jobs, memory: { ...memory, context: memoryContext }, objectFeed };
   const yoga = createGraphQLServer(deps);
   const servers: RunningServer[] = [];
   const workers: WorkerHandle[] = [];
@@ -149,6 +153,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
       for (const s of servers.splice(0)) await s.close();
       await scheduler.stop();
       await hub.stop();
+      await objectFeed.stop();
       await notifier.drain();
       await prisma.$disconnect();
     },

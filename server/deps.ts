@@ -10,6 +10,7 @@ import type { RuntimeDeps } from './runtime/deps.ts';
 import type { Scheduler } from './runtime/scheduler.ts';
 import type { MemoryDeps } from './services/memory/extract-memories.ts';
 import type { MemoryWorkerContext } from './services/memory/worker-context.ts';
+import type { ObjectFeed } from './services/objects/feed.ts';
 
 export type Deps = {
   config: Config;
@@ -26,4 +27,6 @@ export type Deps = {
   jobs: JobDeps;
   /** Long-term memory: extraction and the worker's memory context (issue 8). */
   memory: MemoryDeps & { context: MemoryWorkerContext };
+  /** Live workspace object changes (shared workspace, issue 7). */
+  objectFeed: ObjectFeed;
 };

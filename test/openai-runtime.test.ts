@@ -43,7 +43,24 @@ test('a task runs on ChatOpenAI over HTTP: tools out as JSON schema, tool messag
   assert.equal(requests.length, 2);
   assert.equal(requests[0]!.model, 'stub-worker');
   const names = requests[0]!.tools!.map((x) => x.function.name).sort();
-  assert.deepEqual(names, ['add_note', 'ask_user', 'complete_task', 'generate_3d_model', 'generate_audio', 'generate_image', 'generate_video', 'plan_checklist', 'update_checklist']);
+  assert.deepEqual(names, [
+    'add_note',
+    'ask_user',
+    'complete_task',
+    'create_collection',
+    'create_document',
+    'create_flow',
+    'edit_document',
+    'edit_flow',
+    'generate_3d_model',
+    'generate_audio',
+    'generate_image',
+    'generate_video',
+    'plan_checklist',
+    'read_object',
+    'update_checklist',
+    'write_object',
+  ]);
   assert.match(JSON.stringify(requests[0]!.tools![0]!.function.parameters), /"type":"object"/);
   const second = requests[1]!.messages;
   const assistant = second.find((m) => m.role === 'assistant');

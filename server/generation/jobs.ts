@@ -7,6 +7,7 @@ import { transactWithEvents, type Emit, type UowDeps } from '../channel/unit-of-
 import type { Tx } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { Logger } from '../log.ts';
+import { createAssetForJob } from '../services/objects/create-asset.ts';
 import { advance, type JobStatus } from './status.ts';
 import { SubmissionOutcomeUnknown, type GenerationProvider, type GenerationRequest, type ProviderUpdate } from './types.ts';
 
@@ -145,6 +146,8 @@ export async function applyUpdate(deps: JobDeps, u: ProviderUpdate): Promise<boo
     }
     const terminal = next.status === 'SUCCEEDED' || next.status === 'FAILED' || next.status === 'CANCELLED';
     if (terminal) await settle(tx, job.id, next.status);
+    // The result becomes a workspace object (exactly once per job: see create-asset.ts).
+    if (next.status === 'SUCCEEDED') await createAssetForJob(tx, emit, job.id, u.files);
     await tx.generationJob.update({
       where: { id: job.id },
       data: {

@@ -25,6 +25,10 @@ export function createLoaders(deps: Deps, viewer: Viewer) {
     task: new DataLoader<string, Awaited<ReturnType<typeof prisma.task.findFirst>>>(async (ids) =>
       byId(ids, await prisma.task.findMany({ where: { id: { in: valid(ids) }, workspaceId: { in: ws } } })),
     ),
+    /** Shared workspace objects (deleted ones too: their history stays readable). */
+    object: new DataLoader<string, Awaited<ReturnType<typeof prisma.workspaceObject.findFirst>>>(async (ids) =>
+      byId(ids, await prisma.workspaceObject.findMany({ where: { id: { in: valid(ids) }, workspaceId: { in: ws } } })),
+    ),
     /** Users who share a visible workspace with the viewer. */
     user: new DataLoader<string, Awaited<ReturnType<typeof prisma.user.findFirst>>>(async (ids) =>
       byId(

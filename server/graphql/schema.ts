@@ -11,6 +11,7 @@ import './types/task.ts';
 import './types/task-event.ts';
 import './types/approval.ts';
 import './types/checklist.ts';
+import './types/workspace-object.ts';
 import './types/runtime-info.ts';
 import './types/routing.ts';
 import './types/viewer.ts';
@@ -19,5 +20,7 @@ import './mutations/task-mutations.ts';
 import './mutations/message-mutations.ts';
 import './mutations/approval-mutations.ts';
 import './subscriptions/event-subscriptions.ts';
+import './mutations/object-mutations.ts';
+import './subscriptions/object-subscriptions.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,6 +1,6 @@
 // Builds the worker's model input from persisted state only: the task brief, every earlier step's
 // decision and tool results (in the order they happened), inbox items at the step that consumed
-// them, and the new inbox items this step will consume. (Layered context and compaction come with
+// them, and the new inbox items this step will consume; change notices of shared objects likewise. (Layered context and compaction come with
 // the context-engineering issue.)
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { createHash } from 'node:crypto';
@@ -85,6 +85,38 @@ export type HistoryInbox = {
  * appended at the end (the new step consumes them). Replay calls this with the journal as it stood
  * before a recorded step and must get the recorded request back.
  */
+/**
+ * A change notice (shared workspace): someone else changed an object the task has seen. Like inbox
+ * items, a notice sits before the step that consumed it, and fresh ones go at the end, once.
+ */
+export type HistoryNotice = {
+  id: string;
+  objectId: string;
+  objectName: string;
+  fromVersion: number;
+  toVersion: number;
+  summary: string;
+  authorKind: string;
+  consumedTurnId: string | null;
+  consumedStep: number | null;
+};
+
+/** One message per object (several notices for one object read as one range "v3 → v5"). */
+function noticeMessages(notices: HistoryNotice[]): HumanMessage[] {
+  const byObject = new Map<string, HistoryNotice[]>();
+  for (const n of notices) byObject.set(n.objectId, [...(byObject.get(n.objectId) ?? []), n]);
+  return [...byObject.values()].map((ns) => {
+    const first = ns[0]!;
+    const last = ns.at(-1)!;
+    const who = [...new Set(ns.map((n) => (n.authorKind === 'USER' ? 'a person' : n.authorKind === 'AGENT' ? 'another task' : 'the system')))].join(' and ');
+    const what = ns.map((n) => `v${n.toVersion}: ${n.summary}`).join('; ');
+    return new HumanMessage(
+      `[workspace change] "${last.objectName}" (object ${first.objectId}) was updated from v${first.fromVersion} to v${last.toVersion} by ${who} (${what}). ` +
+        'Read the latest version before continuing with it.',
+    );
+  });
+}
+
 export function assembleWorkerInput(
   task: { title: string; goal: string; language: string | null },
   steps: HistoryStep[],
@@ -92,6 +124,7 @@ export function assembleWorkerInput(
   fresh: HistoryInbox[],
   dynamics: TaskDynamics = { checklist: null },
   knowledge: TaskKnowledge = { capabilities: null },
+  notices: { consumed: HistoryNotice[]; fresh: HistoryNotice[] } = { consumed: [], fresh: [] },
 ): BaseMessage[] {
   const knowledgeMsg = knowledgeMessage(task, dynamics, knowledge);
   const messages: BaseMessage[] = [
@@ -108,6 +141,7 @@ export function assembleWorkerInput(
   ];
   for (const s of steps) {
     for (const i of consumed) if (i.consumedTurnId === s.turnId && i.consumedStep === s.index) messages.push(inboxMessage(i));
+    messages.push(...noticeMessages(notices.consumed.filter((n) => n.consumedTurnId === s.turnId && n.consumedStep === s.index)));
     const d = s.decision as Decision;
     messages.push(
       new AIMessage({
@@ -120,6 +154,7 @@ export function assembleWorkerInput(
     for (const c of s.toolCalls) messages.push(new ToolMessage({ tool_call_id: c.modelCallId, name: c.name, content: toolResultContent(c) }));
   }
   for (const i of fresh) messages.push(inboxMessage(i));
+  messages.push(...noticeMessages(notices.fresh));
   // The dynamic tail: where the task stands now (changes every step, so it goes last).
   messages.push(new HumanMessage(renderTaskState(dynamics)));
   return messages;
@@ -135,6 +170,18 @@ export async function loadTaskInbox(prisma: PrismaClient, taskId: string): Promi
     },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
+}
+
+/** The task's change notices, oldest first, with the object's name as of the notice's version. */
+export async function loadTaskNotices(prisma: PrismaClient, taskId: string): Promise<HistoryNotice[]> {
+  const rows = await prisma.changeNotice.findMany({ where: { taskId }, orderBy: [{ createdAt: 'asc' }, { toVersion: 'asc' }, { id: 'asc' }] });
+  if (!rows.length) return [];
+  const names = await prisma.objectVersion.findMany({
+    where: { OR: rows.map((r) => ({ objectId: r.objectId, version: r.toVersion })) },
+    select: { objectId: true, version: true, name: true },
+  });
+  const nameOf = (o: string, v: number) => names.find((n) => n.objectId === o && n.version === v)?.name ?? 'object';
+  return rows.map((r) => ({ ...r, objectName: nameOf(r.objectId, r.toVersion) }));
 }
 
 /** All steps of a task with their calls, in execution order. */
@@ -155,7 +202,7 @@ export async function buildWorkerInput(
   preloaded?: Awaited<ReturnType<typeof loadTaskSteps>>,
   knowledge: TaskKnowledge = { capabilities: null },
   memory?: WorkerMemory,
-): Promise<{ messages: BaseMessage[]; newInboxIds: string[] }> {
+): Promise<{ messages: BaseMessage[]; newInboxIds: string[]; newNoticeIds: string[] }> {
   const task = await prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true, language: true } });
   let steps = preloaded ?? (await loadTaskSteps(prisma, taskId));
   let items = await loadTaskInbox(prisma, taskId);
@@ -176,9 +223,20 @@ export async function buildWorkerInput(
   // ---- end long-term memory ----
   const consumed = items.filter((i) => i.consumedTurnId !== null);
   const fresh = items.filter((i) => i.consumedTurnId === null);
+  const notices = await loadTaskNotices(prisma, taskId);
+  const freshNotices = notices.filter((n) => n.consumedTurnId === null);
   return {
-    messages: assembleWorkerInput(task, steps, consumed, fresh, { checklist }, { ...knowledge, memorySection: mem?.section ?? null }),
+    messages: assembleWorkerInput(
+      task,
+      steps,
+      consumed,
+      fresh,
+      { checklist },
+      { ...knowledge, memorySection: mem?.section ?? null },
+      { consumed: notices.filter((n) => n.consumedTurnId !== null), fresh: freshNotices },
+    ),
     newInboxIds: fresh.map((i) => i.id),
+    newNoticeIds: freshNotices.map((n) => n.id),
   };
 }
 

@@ -132,7 +132,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       return outcomeOf(await endTurn(rt, claim, 'decide', last?.decision ? (last.decision as Decision).content : '', { stepLimitHit: true }));
     }
     await checkBoundary(rt, claim);
-    const { messages, newInboxIds } = await buildWorkerInput(rt.prisma, claim.taskId, history, { capabilities: rt.capabilities?.render() ?? null }, rt.memory);
+    const { messages, newInboxIds, newNoticeIds } = await buildWorkerInput(rt.prisma, claim.taskId, history, { capabilities: rt.capabilities?.render() ?? null }, rt.memory);
     const toolNames = rt.tools.list().map((t) => t.name);
     const { digest, request } = digestRequest(messages, toolNames);
     const model = rt.models.chat('worker');
@@ -155,6 +155,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       model: rt.models.info.workerModel,
       usage: ai.usage_metadata ?? null,
       consumedInboxIds: newInboxIds,
+      consumedNoticeIds: newNoticeIds,
       safetyOf: (name) => rt.tools.get(name)?.safety ?? 'UNKNOWN',
     }).catch((e) => {
       if (isInboxChanged(e)) return null; // a message was withdrawn meanwhile: decide again

@@ -137,6 +137,8 @@ export async function commitStep(
     model: string;
     usage: unknown;
     consumedInboxIds: string[];
+    /** Change notices this step's model input carried (shared workspace): consumed with the step. */
+    consumedNoticeIds?: string[];
     safetyOf: (tool: string) => string;
   },
 ) {
@@ -186,6 +188,14 @@ export async function commitStep(
         // back. Nothing is committed; the step is asked again.
         throw new InboxChanged(claim.taskId);
       }
+    }
+    if (step.consumedNoticeIds?.length) {
+      // Notices are never withdrawn, and the fence (task row lock) keeps any other step of this task
+      // from consuming them meanwhile: exactly the notices the model read are marked, exactly once.
+      await tx.changeNotice.updateMany({
+        where: { id: { in: step.consumedNoticeIds }, consumedAt: null },
+        data: { consumedTurnId: claim.turnId, consumedStep: step.index, consumedAt: new Date() },
+      });
     }
     emit(claim.taskId, {
       type: 'STEP_DECIDED',

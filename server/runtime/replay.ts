@@ -5,7 +5,7 @@
 // have asked the model something else. Nothing is executed and nothing is written.
 import type { PrismaClient } from '../db/client.ts';
 import { canonicalJson } from '../channel/payload.ts';
-import { assembleWorkerInput, digestRequest, loadTaskInbox, loadTaskSteps } from './context.ts';
+import { assembleWorkerInput, digestRequest, loadTaskInbox, loadTaskNotices, loadTaskSteps } from './context.ts';
 import type { Decision } from './journal.ts';
 import { applyEvent, initialTaskState, type TaskState } from './task-state.ts';
 
@@ -23,6 +23,7 @@ export type ReplayReport = { taskId: string; steps: number; toolCalls: number; d
 export async function replayTask(prisma: PrismaClient, taskId: string): Promise<ReplayReport> {
   const steps = await loadTaskSteps(prisma, taskId);
   const inbox = await loadTaskInbox(prisma, taskId);
+  const notices = await loadTaskNotices(prisma, taskId);
   const events = await prisma.taskEvent.findMany({ where: { taskId }, orderBy: { seq: 'asc' }, select: { seq: true, type: true, payload: true } });
   const report: ReplayReport = { taskId, steps: steps.length, toolCalls: steps.reduce((n, s) => n + s.toolCalls.length, 0), divergence: null };
 
@@ -49,6 +50,8 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
       .map((m) => (m as { type?: string; content?: unknown }))
       .find((m) => m.type === 'system' && typeof m.content === 'string' && m.content.startsWith('[capabilities]'));
     const capabilities = recordedKnowledge ? String(recordedKnowledge.content).split('\n\n[guide: ')[0]! : null;
+    const noticesBefore = notices.filter((n) => n.consumedTurnId && seenSteps.has(`${n.consumedTurnId}:${n.consumedStep}`));
+    const noticesNow = notices.filter((n) => n.consumedTurnId === s.turnId && n.consumedStep === s.index);
     const messages = assembleWorkerInput(
       { title: brief.title, goal: brief.goal, language: brief.language },
       history,
@@ -56,6 +59,7 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
       fresh,
       { checklist: brief.checklist ?? null },
       { capabilities },
+      { consumed: noticesBefore, fresh: noticesNow },
     );
     const { digest, request } = digestRequest(messages, recorded.tools ?? []);
     if (digest !== s.requestDigest) {

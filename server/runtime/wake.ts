@@ -8,6 +8,7 @@
 import type { OnJobEnd } from '../generation/jobs.ts';
 import { isTerminal } from '../domain/task-status.ts';
 import { readChecklist, writeChecklist } from '../services/checklist/write-checklist.ts';
+import { assetIdForJob } from '../services/objects/create-asset.ts';
 import { applyTransition, lockTask } from '../services/tasks/apply-transition.ts';
 import { allFinished, countOrder, linkArtifact } from './checklist.ts';
 import { deliverySummary } from './continuation.ts';
@@ -16,9 +17,12 @@ import { ensureTurn } from './turns.ts';
 
 type File = { path: string; mime: string };
 
-/** A result as a step links it: the job's asset when the job made one (issue 7), else the job. */
-function resultRef(job: { id: string; assetId?: string | null }): string {
-  return job.assetId ? `object:${job.assetId}` : `job:${job.id}`;
+/**
+ * A result as a step links it: the workspace object a successful job with files became (created in
+ * the same transaction; its id derives from the job's), else the job.
+ */
+function resultRef(job: { id: string; status: string; files: unknown }): string {
+  return job.status === 'SUCCEEDED' && ((job.files as File[] | null) ?? []).length ? `object:${assetIdForJob(job.id)}` : `job:${job.id}`;
 }
 
 export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
@@ -28,7 +32,7 @@ export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
     const files = (job.files as File[] | null) ?? [];
     const text =
       job.status === 'SUCCEEDED'
-        ? `Generation (${job.kind.toLowerCase()}) finished: ${files.map((f) => `${f.mime} ${f.path.split('/').pop()}`).join(', ') || 'no files'} [job:${job.id}]`
+        ? `Generation (${job.kind.toLowerCase()}) finished: ${files.map((f) => `${f.mime} ${f.path.split('/').pop()}`).join(', ') || 'no files'} [${resultRef(job)}]`
         : `Generation (${job.kind.toLowerCase()}) ${job.status.toLowerCase()}${job.error ? `: ${job.error}` : ''} [job:${job.id}]`;
     const params = (job.params as { finishWhenDone?: boolean; checklistItemId?: string; checklistRound?: number } | null) ?? {};
     let checklist = await readChecklist(tx, job.taskId);

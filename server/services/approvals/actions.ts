@@ -9,6 +9,7 @@ import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { forgetEvidenceHandler, forgetMemoryHandler } from '../memory/request-forget.ts';
+import { deleteObjectOnApproval } from '../objects/delete-object.ts';
 
 export type ApprovedActionContext = {
   tx: Tx;
@@ -29,4 +30,6 @@ export const approvedActionHandlers: Record<string, ApprovedActionHandler> = {
   // Long-term memory (issue 8): forgetting a source or a memory, with everything derived from it.
   FORGET_EVIDENCE: forgetEvidenceHandler,
   FORGET_MEMORY: forgetMemoryHandler,
+  /** Soft-deletes a workspace object (issue 7). */
+  DELETE_OBJECT: (action, ctx) => deleteObjectOnApproval(action, ctx),
 };

@@ -1,0 +1,34 @@
+// Generation results become workspace objects. Called once from applyUpdate (generation/jobs.ts)
+// in the transaction that moves a job to SUCCEEDED, with the job row locked. The object id is
+// derived from the job id and inserted with ON CONFLICT DO NOTHING, so duplicate callbacks, polls
+// racing callbacks, or a replayed update create exactly one asset, at version 1.
+import type { Emit } from '../../channel/unit-of-work.ts';
+import type { Tx } from '../../db/client.ts';
+import { parseContent, type ObjectKind } from './content.ts';
+import { createObjectTx, uuidFromKey } from './store.ts';
+
+type File = { path: string; mime: string; bytes: number; width?: number; height?: number };
+
+export const assetIdForJob = (jobId: string) => uuidFromKey(`asset:${jobId}`);
+
+export async function createAssetForJob(tx: Tx, emit: Emit, jobId: string, files: File[] | null | undefined): Promise<string | null> {
+  const job = await tx.generationJob.findUnique({ where: { id: jobId } });
+  const file = files?.[0];
+  if (!job || !file) return null;
+  const kind = job.kind as ObjectKind;
+  const content = parseContent(kind, {
+    file: { path: file.path, mime: file.mime, bytes: file.bytes, ...(file.width ? { width: file.width } : {}), ...(file.height ? { height: file.height } : {}) },
+    provenance: { prompt: job.prompt, provider: job.provider, jobId: job.id, taskId: job.taskId, ...(files!.length > 1 ? { moreFiles: files!.slice(1).map((f) => f.path) } : {}) },
+  });
+  const name = `${kind.toLowerCase().replace('_', ' ')}: ${job.prompt.slice(0, 80)}`;
+  const r = await createObjectTx(tx, emit, {
+    workspaceId: job.workspaceId,
+    kind,
+    name,
+    content,
+    actor: { kind: 'SYSTEM', taskId: job.taskId },
+    objectId: assetIdForJob(job.id),
+    idempotencyKey: `job:${job.id}`,
+  });
+  return r.object.id;
+}
