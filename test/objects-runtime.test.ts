@@ -103,8 +103,10 @@ test("the seed's sequence: agent reads v3, person saves v4, the v3-based write i
   const withNotice = requests.map((m) => noticeTexts(m).length);
   assert.deepEqual(withNotice, [0, 0, 1, 1, 1], 'absent before the edit, then present once in every later request (never twice)');
   assert.match(noticeTexts(requests[2]!)[0]!, /updated from v3 to v4 by a person .*Shot 2/);
-  // The step that consumed it got it as the newest input (fresh), the later ones in history.
-  assert.ok(String(requests[2]!.at(-1)!.content).startsWith('[workspace change]'));
+  // The step that consumed it got it as the newest input (fresh; only the task-state tail follows),
+  // the later ones in history.
+  assert.ok(String(requests[2]!.at(-1)!.content).startsWith('[task state]'));
+  assert.ok(String(requests[2]!.at(-2)!.content).startsWith('[workspace change]'));
   // Events: the task's own edit is in its stream.
   const types = (await t.app.deps.prisma.taskEvent.findMany({ where: { taskId: task.id }, orderBy: { seq: 'asc' } })).map((e) => e.type);
   assert.ok(types.includes('OBJECT_UPDATED'), types.join(','));
