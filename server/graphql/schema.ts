@@ -12,11 +12,13 @@ import './types/task-event.ts';
 import './types/approval.ts';
 import './types/runtime-info.ts';
 import './types/routing.ts';
+import './types/memory.ts';
 import './types/viewer.ts';
 import './types/query.ts';
 import './mutations/task-mutations.ts';
 import './mutations/message-mutations.ts';
 import './mutations/approval-mutations.ts';
+import './mutations/memory-mutations.ts';
 import './subscriptions/event-subscriptions.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });
