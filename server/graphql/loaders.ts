@@ -5,6 +5,7 @@ import { visibleWorkspaceIds } from '../auth/access.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Card, InboxItem, RouteDecision } from '../db/generated/client.ts';
 import type { Deps } from '../deps.ts';
+import { usesOf, versionsOf, type MemoryUseView, type VersionView } from '../services/memory/browse-memories.ts';
 import type { TurnWithSteps } from './types/journal.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -92,6 +93,10 @@ export function createLoaders(deps: Deps, viewer: Viewer) {
         return { state: acted ? 'ACTED_ON' : 'READ', turn: turn?.number ?? null, step: i.consumedStep };
       });
     }),
+    /** A memory's chain with provenance (callers check the memory's visibility first). */
+    memoryVersions: new DataLoader<string, VersionView[]>((memoryIds) => versionsOf(prisma, memoryIds)),
+    /** Where a memory's versions were used (callers check the memory's visibility first). */
+    memoryUses: new DataLoader<string, MemoryUseView[]>((memoryIds) => usesOf(prisma, memoryIds)),
     /** Externally stored event payloads by content hash. Callers check visibility of the event first. */
     payload: new DataLoader<string, unknown>(async (hashes) => {
       const rows = await prisma.eventPayload.findMany({ where: { hash: { in: [...hashes] } } });

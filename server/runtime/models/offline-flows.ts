@@ -230,7 +230,7 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
   if (first.kind === 'DOCUMENT') {
     const text = storyboard(subject, direction);
     const write: FlowCall = toolNames.includes('create_document')
-      ? { name: 'create_document', args: { name: `${first.title} — ${subject}`.slice(0, 200), content: text } }
+      ? { name: 'create_document', args: { name: `${first.title} — ${subject}`.slice(0, 200), markdown: text } }
       : { name: 'add_note', args: { text: text.slice(0, 2000) } };
     return {
       content: `${TAG} Writing the ${first.title.toLowerCase()} from a template.`,

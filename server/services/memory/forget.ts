@@ -47,7 +47,7 @@ export async function forgetEvidenceNow(tx: Tx, p: { workspaceId: string; eviden
   return clearAndRebuild(tx, ev.workspaceId, direct.map((d) => d.versionId), { evidenceIds: [ev.id], rebuild: true });
 }
 
-/** Forgets a memory (all its versions) without revoking the evidence, which may support others. */
+/** Forgets a memory (all its versions). Its messages stay (they may support others); its correction notes are revoked. */
 export async function forgetMemoryNow(tx: Tx, p: { workspaceId: string; memoryId: string }): Promise<ForgetOutcome> {
   const memory = await tx.memory.findFirst({ where: { id: p.memoryId, workspaceId: p.workspaceId } });
   if (!memory) return { alreadyForgotten: true, clearedVersions: 0, rebuiltVersions: 0, redactedSteps: 0, profileVersions: 0 };
@@ -59,6 +59,24 @@ export async function forgetMemoryNow(tx: Tx, p: { workspaceId: string; memoryId
     await tx.memoryTombstone.upsert({
       where: { workspaceId_userId_hash: { workspaceId: memory.workspaceId, userId: memory.userId, hash: valueHash(memory.subjectKey, v.value) } },
       create: { workspaceId: memory.workspaceId, userId: memory.userId, hash: valueHash(memory.subjectKey, v.value), kind: 'MEMORY' },
+      update: {},
+    });
+  }
+  // A correction note entered through the API exists only for this memory: it is revoked with it
+  // (its text is memory's own copy of the forgotten value). Messages stay: they may support others.
+  const notes = await tx.memoryEvidence.findMany({
+    where: {
+      kind: 'NOTE',
+      status: 'ACTIVE',
+      links: { some: { version: { memoryId: memory.id } } },
+      NOT: { links: { some: { version: { memoryId: { not: memory.id }, status: { not: 'FORGOTTEN' } } } } },
+    },
+  });
+  for (const note of notes) {
+    await tx.memoryEvidence.update({ where: { id: note.id }, data: { status: 'REVOKED', revokedAt: new Date(), text: '' } });
+    await tx.memoryTombstone.upsert({
+      where: { workspaceId_userId_hash: { workspaceId: note.workspaceId, userId: note.userId, hash: note.contentHash } },
+      create: { workspaceId: note.workspaceId, userId: note.userId, hash: note.contentHash, kind: 'EVIDENCE' },
       update: {},
     });
   }
