@@ -18,6 +18,8 @@ builder.objectType(ChecklistItemRef, {
     evidence: t.exposeString('evidence', { nullable: true, description: 'Why the step counts as done, skipped or blocked.' }),
     needsApproval: t.exposeBoolean('needsApproval'),
     estimateCents: t.exposeInt('estimateCents'),
+    round: t.exposeInt('round', { description: 'How often the step was re-opened (a change of direction).' }),
+    ordered: t.exposeInt('ordered', { description: 'Results ordered in this round and not failed.' }),
   }),
 });
 
