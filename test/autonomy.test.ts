@@ -214,7 +214,7 @@ describe('in a running task', () => {
     assert.match((again.reasons as { message: string }[])[0]!.message, /grew from 2 to 3 paid results/);
     await resolve(again.id, 'APPROVE');
     for (let i = 0; i < 4 && (await task(id)).status !== 'COMPLETED'; i++) {
-      await eventually(async () => ['QUEUED', 'COMPLETED'].includes((await task(id)).status), 'woken or done', 10_000);
+      await eventually(async () => ['QUEUED', 'COMPLETED'].includes((await task(id)).status), `woken or done (now ${(await task(id)).status}: ${(await task(id)).statusReason})`, 30_000);
       if ((await task(id)).status === 'QUEUED') await runQueued(id);
     }
     const done = await task(id);

@@ -80,6 +80,20 @@ describe('job lifecycle', () => {
     );
   });
 
+  test('callbacks that beat submit()\'s answer are matched by the idempotency key: nothing is dropped, the stream stays in order', async () => {
+    // 0 ms latency: every callback fires before the upstream id is persisted.
+    const { deps, stop, task } = await setup({ latencyMs: { IMAGE: 0 } });
+    const job = await submitGeneration(deps, { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE', prompt: 'fast lane', params: {}, idempotencyKey: 'k-fast' });
+    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).status === 'SUCCEEDED', 'completed without polling', 10_000);
+    stop();
+    const row = await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } });
+    assert.ok(row.upstreamJobId, 'the upstream id is attached');
+    const types = (await jobEvents(task.id)).map((e) => e.type);
+    assert.equal(types[0], 'JOB_SUBMITTED');
+    assert.equal(types.filter((x) => x === 'JOB_SUBMITTED').length, 1);
+    assert.equal(types.at(-1), 'JOB_SUCCEEDED');
+  });
+
   test('a lost completion callback is recovered by polling', async () => {
     const { deps, stop, task } = await setup({ missingCallbackRate: 1 });
     const job = await submitGeneration(deps, { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE', prompt: 'quiet harbour', params: {}, idempotencyKey: 'k-lost' });
@@ -95,6 +109,8 @@ describe('job lifecycle', () => {
 
   test('an unclear submission is not resubmitted: retries return the same job, reconciliation finds it by key', async () => {
     const { provider, deps, stop, task } = await setup({ unknownSubmitRate: 1 });
+    // No callbacks: this is about reconciliation (a callback carrying the key would resolve it too).
+    stop();
     const req = { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE' as const, prompt: 'paper boat', params: {}, idempotencyKey: 'k-unknown' };
     const first = await submitGeneration(deps, req);
     assert.equal(first.status, 'UNKNOWN');

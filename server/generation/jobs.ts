@@ -117,10 +117,20 @@ async function record(
   type: string,
 ) {
   await transactWithEvents(deps, async (tx, emit) => {
+    const rows = await tx.$queryRawUnsafe<JobRow[]>('SELECT id, task_id, status, progress, upstream_job_id FROM generation_jobs WHERE id = $1::uuid FOR UPDATE', jobId);
+    const job = rows[0]!;
+    // A callback may have moved the job on already (it can beat submit()'s answer): forward only,
+    // but always keep the upstream id.
+    const next = advance({ status: job.status, progress: Number(job.progress) }, { status: set.status });
     await tx.generationJob.update({
       where: { id: jobId },
-      data: { status: set.status, upstreamJobId: set.upstreamJobId, error: set.error ?? null, lastSeenAt: new Date() },
+      data: {
+        ...(next ? { status: set.status, error: set.error ?? null } : {}),
+        ...(set.upstreamJobId && !job.upstream_job_id ? { upstreamJobId: set.upstreamJobId } : {}),
+        lastSeenAt: new Date(),
+      },
     });
+    if (!next) return;
     if (set.status === 'FAILED') await settle(tx, jobId, 'FAILED');
     if (taskId) emit(taskId, { type, actor: { kind: 'SYSTEM' }, payload: { jobId, status: set.status, error: set.error ?? null } });
   });
@@ -133,12 +143,20 @@ export async function applyUpdate(deps: JobDeps, u: ProviderUpdate): Promise<boo
   const { value } = await transactWithEvents(deps, async (tx, emit) => {
     const rows = await tx.$queryRawUnsafe<JobRow[]>(
       `SELECT id, task_id, status, progress, upstream_job_id FROM generation_jobs
-        WHERE provider = $1 AND upstream_job_id = $2 FOR UPDATE`,
+        WHERE provider = $1 AND (upstream_job_id = $2 OR ($3::text IS NOT NULL AND upstream_job_id IS NULL AND idempotency_key = $3))
+        ORDER BY upstream_job_id NULLS LAST LIMIT 1 FOR UPDATE`,
       deps.provider.name,
       u.upstreamJobId,
+      u.idempotencyKey ?? null,
     );
     const job = rows[0];
     if (!job) return false;
+    if (!job.upstream_job_id) {
+      // The callback beat submit()'s answer: attach the upstream id now (and say it was submitted,
+      // so the stream reads in order; record() then finds nothing new to say).
+      await tx.$executeRawUnsafe('UPDATE generation_jobs SET upstream_job_id = $2 WHERE id = $1::uuid', job.id, u.upstreamJobId);
+      if (job.task_id) emit(job.task_id, { type: 'JOB_SUBMITTED', actor: { kind: 'SYSTEM' }, payload: { jobId: job.id, status: job.status, error: null } });
+    }
     const next = advance({ status: job.status, progress: Number(job.progress) }, { status: u.status, progress: u.progress });
     if (!next) {
       await tx.$executeRawUnsafe('UPDATE generation_jobs SET callbacks = callbacks + 1, last_seen_at = now() WHERE id = $1::uuid', job.id);

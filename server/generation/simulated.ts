@@ -175,7 +175,10 @@ export class SimulatedProvider implements GenerationProvider {
   }
 
   private emit(u: ProviderUpdate) {
-    for (const l of this.listeners) l(u);
+    // Callbacks carry the client's reference (like webhook metadata), so one that arrives before
+    // submit() has returned the upstream id can still be matched to its job.
+    const withKey = { ...u, idempotencyKey: this.jobs.get(u.upstreamJobId)?.req.idempotencyKey };
+    for (const l of this.listeners) l(withKey);
   }
 
   private later(ms: number, fn: () => void) {

@@ -15,6 +15,8 @@ export type GeneratedFile = { path: string; mime: string; bytes: number; width?:
 
 export type ProviderUpdate = {
   upstreamJobId: string;
+  /** Our idempotency key, when the provider echoes it: matches a callback that beats submit()'s answer. */
+  idempotencyKey?: string;
   status: JobStatus;
   progress?: number;
   files?: GeneratedFile[];
