@@ -36,7 +36,7 @@ describe('offline product path', () => {
 
   test('a task created over GraphQL runs to completion on a worker; the subscriber sees every step', async () => {
     const d = await gqlOk(t.url, t.a.ownerToken, CreateTask, {
-      input: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), title: 'Poster for the autumn fair', goal: 'A2, warm colours' },
+      input: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), title: 'Agenda for the autumn fair meeting', goal: 'three talking points' },
     });
     const c = wsClient(t.url, t.a.ownerToken);
     const s = collect(c, TaskEventsSub, { taskId: d.createTask.task.id, after: 0 });
