@@ -11,6 +11,7 @@ import { assetIdForJob } from '../server/services/objects/create-asset.ts';
 import { readObjectOp } from '../server/services/objects/operations.ts';
 import { createObject, editDocument, updateObject } from '../server/services/objects/write-object.ts';
 import { createTask } from '../server/services/tasks/create-task.ts';
+import { graphql } from './gql/index.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { collect, gql, gqlOk, sseClient, toGlobalId, wsClient } from './helpers/clients.ts';
 import { fromGlobalId } from './helpers/ids.ts';
@@ -196,6 +197,26 @@ test('delete needs a person: a pending IRREVERSIBLE approval first; the approved
   assert.ok(q.node && 'deletedAt' in q.node && q.node.deletedAt, 'history stays readable');
   const feed = await t.app.deps.prisma.objectChange.findMany({ where: { objectId }, orderBy: { position: 'asc' } });
   assert.deepEqual(feed.map((f) => f.kind), ['CREATED', 'DELETED']);
+});
+
+const ResolveDelete = graphql(`
+  mutation ResolveDelete($input: ResolveApprovalInput!) {
+    resolveApproval(input: $input) { approval { id status outcome } }
+  }
+`);
+
+test('deleting through the API end to end: only a person with the approve scope confirms, and the decision deletes in the same transaction', async () => {
+  const id = await createDoc('# Draft\nsoon gone\n', 'Scratch notes');
+  const d = await gqlOk(t.url, t.a.ownerToken, DeleteObject, { objectId: id });
+  const input = { approvalId: d.deleteObject.approvalId, decision: 'APPROVE' as const, idempotencyKey: 'del-1' };
+  const ro = await gql(t.url, t.a.readToken, ResolveDelete, { input });
+  assert.equal(ro.errors?.[0]?.extensions?.code, 'FORBIDDEN');
+  assert.equal((await t.app.deps.prisma.workspaceObject.findUniqueOrThrow({ where: { id: fromGlobalId(id).id } })).deletedAt, null, 'nothing deleted by the refused attempt');
+  const ok = await gqlOk(t.url, t.a.ownerToken, ResolveDelete, { input });
+  assert.equal(ok.resolveApproval.approval.status, 'APPROVED');
+  assert.deepEqual((ok.resolveApproval.approval.outcome as { deleted: boolean }).deleted, true);
+  const row = await t.app.deps.prisma.workspaceObject.findUniqueOrThrow({ where: { id: fromGlobalId(id).id } });
+  assert.ok(row.deletedAt, 'deleted by the decision');
 });
 
 test('concurrent writers never lose an update: every accepted edit is in the history, no version skipped', async () => {
