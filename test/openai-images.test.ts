@@ -118,9 +118,11 @@ describe('OpenAI image provider (SDK against a local stub)', () => {
     const [a, b] = await Promise.all([submitGeneration(deps, req), submitGeneration(deps, req)]);
     assert.equal(a.id, b.id);
     await eventually(async () => (await job(a.id)).status === 'SUCCEEDED', 'job succeeded', 10_000);
+    // Read the row again: `a` may be the snapshot of the worker that found the order already placed.
+    const upstream = (await job(a.id)).upstreamJobId;
     const again = await provider.submit(req);
-    assert.equal(again.upstreamJobId, a.upstreamJobId, 'the provider honours the key');
-    assert.deepEqual(await provider.lookup('oai-twin'), { upstreamJobId: a.upstreamJobId });
+    assert.equal(again.upstreamJobId, upstream, 'the provider honours the key');
+    assert.deepEqual(await provider.lookup('oai-twin'), { upstreamJobId: upstream });
     await new Promise((r) => setTimeout(r, 200));
     stop();
     assert.equal(stub.imageRequests.length - before, 1, 'one upstream request');
