@@ -90,7 +90,7 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
         className="messages"
         ref={list}
         aria-live="polite"
-        aria-label="Messages"
+        aria-label="Conversation"
         onScroll={(e) => {
           const el = e.currentTarget;
           atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
