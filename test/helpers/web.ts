@@ -82,7 +82,12 @@ export async function launch(): Promise<{ browser: Browser; context: BrowserCont
 export async function shot(page: Page, name: string): Promise<string> {
   mkdirSync(SHOTS, { recursive: true });
   const path = join(SHOTS, `${name}.png`);
+  // The studio scrolls inside its panels: grow the viewport so the picture shows all of the task.
+  const size = page.viewportSize() ?? { width: 1440, height: 900 };
+  const needed = await page.evaluate(() => Math.max(0, ...[...document.querySelectorAll('.task-area')].map((e) => e.scrollHeight + 60)));
+  if (needed > size.height) await page.setViewportSize({ width: size.width, height: Math.min(needed, 3000) });
   await page.screenshot({ path, fullPage: true });
+  if (needed > size.height) await page.setViewportSize(size);
   return path;
 }
 

@@ -27,7 +27,15 @@ export function waitingReason(task: { status: string; statusReason?: string | nu
 
 const fileUrl = (name: string) => `/files/${encodeURIComponent(name)}`;
 
-function Artifact({ job }: { job: Job }) {
+/** `job:<uuid>` / `object:<uuid>` references in agent text become "result 3" (numbered as shown). */
+export function readable(text: string, jobIds: string[]): string {
+  return text.replace(/\b(?:job|object):([0-9a-f-]{36})\b/g, (_, id: string) => {
+    const i = jobIds.indexOf(id);
+    return i >= 0 ? `result ${i + 1}` : 'a result';
+  });
+}
+
+function Artifact({ job, n, chosen }: { job: Job; n: number; chosen: boolean }) {
   const f = job.files[0];
   const done = job.status === 'SUCCEEDED' && f;
   return (
@@ -55,7 +63,8 @@ function Artifact({ job }: { job: Job }) {
         )}
       </div>
       <figcaption title={job.prompt}>
-        {job.kind.toLowerCase().replace('_', ' ')} · {usd(job.quoteCents)}
+        {chosen && <strong className="chosen-mark">Chosen · </strong>}
+        Result {n} · {usd(job.quoteCents)}
       </figcaption>
     </figure>
   );
@@ -221,6 +230,22 @@ export function TaskPanel({ taskId }: { taskId: string }) {
   if (error && !task) return <p className="error pad" role="alert">{error}</p>;
   if (!task) return <p className="muted pad">Loading the task…</p>;
 
+  const jobs = [...task.jobs].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const jobIds = jobs.map((j) => j.id);
+  // Results grouped by the checklist step they belong to (candidates, the final series, …).
+  const groups: { title: string; jobs: Job[] }[] = [];
+  const placed = new Set<string>();
+  const chosen = new Set<string>();
+  for (const item of checklist?.items ?? []) {
+    const ids = (item.artifacts ?? []).filter((a) => a.startsWith('job:')).map((a) => a.slice(4));
+    for (const a of item.artifacts ?? []) if (a.startsWith('object:')) chosen.add(a.slice(7));
+    const mine = jobs.filter((j) => ids.includes(j.id));
+    const running = item.status !== 'DONE' ? jobs.filter((j) => !placed.has(j.id) && !ids.includes(j.id) && j.status !== 'SUCCEEDED' && (item.kind === j.kind)) : [];
+    for (const j of [...mine, ...running]) placed.add(j.id);
+    if (mine.length || running.length) groups.push({ title: item.title, jobs: [...mine, ...running] });
+  }
+  const rest = jobs.filter((j) => !placed.has(j.id));
+  if (rest.length) groups.push({ title: groups.length ? 'Other results' : 'Results', jobs: rest });
   const approvals = task.approvals.edges.map((e) => e.node);
   const pending = approvals.filter((a) => a.status === 'PENDING');
   const decided = approvals.filter((a) => a.status !== 'PENDING');
@@ -271,9 +296,26 @@ export function TaskPanel({ taskId }: { taskId: string }) {
       )}
       {task.isTerminal && task.summary && (
         <p className="summary" data-testid="task-summary">
-          {task.summary}
+          {readable(task.summary, jobIds)}
         </p>
       )}
+      <section aria-labelledby="artifacts-h" className="artifacts-section">
+        <h3 id="artifacts-h">Results</h3>
+        {groups.length ? (
+          groups.map((g) => (
+            <div key={g.title} className="result-group">
+              <h4>{g.title}</h4>
+              <div className="artifacts">
+                {g.jobs.map((j) => (
+                  <Artifact key={j.id} job={j} n={jobIds.indexOf(j.id) + 1} chosen={chosen.has(j.id)} />
+                ))}
+              </div>
+            </div>
+          ))
+        ) : (
+          <p className="muted">Nothing generated yet.</p>
+        )}
+      </section>
       <div className="panel-grid">
         <section aria-labelledby="checklist-h" className="checklist">
           <h3 id="checklist-h">Checklist</h3>
@@ -298,18 +340,6 @@ export function TaskPanel({ taskId }: { taskId: string }) {
         </section>
         <Timeline events={events} stats={stats} />
       </div>
-      <section aria-labelledby="artifacts-h" className="artifacts-section">
-        <h3 id="artifacts-h">Results</h3>
-        {task.jobs.length ? (
-          <div className="artifacts">
-            {[...task.jobs].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((j) => (
-              <Artifact key={j.id} job={j} />
-            ))}
-          </div>
-        ) : (
-          <p className="muted">Nothing generated yet.</p>
-        )}
-      </section>
       {decided.length > 0 && (
         <details className="decided">
           <summary>Past decisions ({decided.length})</summary>

@@ -67,7 +67,7 @@ export function milestone(e: TaskEventView): Milestone | null {
     case 'SIGNAL_RECEIVED':
       return m(`${who} sent ${str(p.signal).toLowerCase().replace('_', ' ') || 'a signal'}${str(p.text || p.reason) ? `: “${clip(str(p.text || p.reason), 80)}”` : ''}`, 'you');
     case 'TASK_DELIVERED':
-      return m(`Delivered${str(p.summary) ? `: ${clip(str(p.summary), 160)}` : ''}`, 'good');
+      return m(`Delivered${str(p.summary) ? `: ${clip(str(p.summary).replace(/\b(?:job|object):[0-9a-f-]{36}\b/g, 'result').replace(/^Delivered[.:]?\s*/, ''), 160)}` : ''}`, 'good');
     case 'CONTINUATION_DECIDED': {
       const d = str(p.decision);
       if (d === 'next') return null;
