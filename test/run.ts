@@ -3,13 +3,17 @@
 //     else an embedded PostgreSQL started here (so a machine with only Node can run the tests);
 //  2. generated code (Prisma client, GraphQL documents) and the drift checks (schema.graphql,
 //     migrations vs prisma/schema.prisma), then the type check;
-//  3. every test file under node's test runner, each file with its own database.
+//  3. the web app's production build when a browser test (test/web-*.test.ts) runs and the build is
+//     missing or stale (the browser tests install Debian's chromium themselves when it is missing);
+//  4. every test file under node's test runner, each file with its own database.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { reachable } from '../server/db/migrate.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../server/db/embedded.ts';
 import { createLogger } from '../server/log.ts';
+import { buildWeb, webBuildIsStale } from '../server/web-build.mjs';
+import { ensureChromium } from './helpers/chromium.ts';
 
 const root = new URL('../', import.meta.url).pathname;
 const LOCAL = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -48,6 +52,15 @@ async function main() {
     const files = args.some((a) => a.endsWith('.ts'))
       ? args
       : [...readdirSync(resolve(root, 'test')).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${f}`), ...args];
+    const browserTests = files.some((f) => /(^|\/)web-[^/]*\.test\.ts$/.test(f));
+    if (browserTests) ensureChromium();
+    if (browserTests && webBuildIsStale(root)) {
+      console.log('› web build (next build web)');
+      if (!buildWeb(root)) {
+        console.error('✖ web build failed');
+        process.exit(1);
+      }
+    }
     step(
       `tests (${files.filter((f) => f.endsWith('.ts')).length} files)`,
       process.execPath,

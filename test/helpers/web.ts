@@ -1,8 +1,7 @@
 // Browser tests: the whole product in-process (API + worker + the built Next app on one port, a fresh
 // database), driven by real headless Chromium through playwright-core. Sets up its own browser
 // (Debian's chromium, installed with apt-get when missing) and builds the web app when stale.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -10,32 +9,19 @@ import { createApp, type App, type AppOptions } from '../../server/app.ts';
 import type { RunningServer } from '../../server/http/server.ts';
 import { createWebHandler } from '../../server/http/web.ts';
 import { createLogger } from '../../server/log.ts';
-// @ts-expect-error plain JavaScript module without types
 import { buildWeb, webBuildIsStale } from '../../server/web-build.mjs';
 import { testConfig, seedWorkspace, type Seeded } from './app.ts';
+import { CHROMIUM, ensureChromium } from './chromium.ts';
 import { createTestDatabase } from './db.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SHOTS = join(ROOT, 'test-results/web');
-
-export function ensureChromium(): void {
-  if (existsSync(CHROMIUM)) return;
-  console.log('› installing chromium (apt-get) for the browser tests');
-  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
-  let r = spawnSync(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'install', '-y', 'chromium'], { stdio: 'inherit' });
-  if (r.status !== 0) {
-    spawnSync(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'update'], { stdio: 'inherit' });
-    r = spawnSync(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'install', '-y', 'chromium'], { stdio: 'inherit' });
-  }
-  if (!existsSync(CHROMIUM)) throw new Error(`chromium is missing at ${CHROMIUM} and apt-get could not install it`);
-}
 
 /** The test runner builds once before the tests; a file run alone builds here when needed. */
 export function ensureWebBuild(): void {
-  if (!(webBuildIsStale(ROOT) as boolean)) return;
+  if (!webBuildIsStale(ROOT)) return;
   console.log('› building the web app for the browser tests');
-  if (!(buildWeb(ROOT, 'inherit') as boolean)) throw new Error('next build failed');
+  if (!buildWeb(ROOT, 'inherit')) throw new Error('next build failed');
 }
 
 export type WebApp = { app: App; server: RunningServer; url: string; a: Seeded; b: Seeded; filesDir: string; close(): Promise<void> };
