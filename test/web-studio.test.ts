@@ -146,3 +146,12 @@ test('the task list shows status, progress and cost; a message can be re-routed'
 });
 
 const fromGlobal = (id: string) => fromGlobalId(id).id;
+
+test('responsive: on a phone-sized screen nothing overflows sideways', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('heading', { name: 'Main thread' }).waitFor();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `no horizontal overflow (${overflow}px)`);
+  await page.screenshot({ path: `${process.cwd()}/test-results/web/09-phone.png`, fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+});
