@@ -147,6 +147,21 @@ test('the task list shows status, progress and cost; a message can be re-routed'
 
 const fromGlobal = (id: string) => fromGlobalId(id).id;
 
+test('an ambiguous message gets a clarification card; one click answers it', async () => {
+  const cards = page.locator('.card.clarify');
+  const before = await cards.count();
+  const box = page.getByLabel('Message');
+  await box.fill('make that one blue');
+  await box.press('Enter');
+  await eventually(async () => (await cards.count()) > before, 'a clarification card', 20_000);
+  const card = cards.last();
+  const options = card.getByRole('button');
+  assert.ok((await options.count()) >= 2, 'the candidates are offered');
+  await shot(page, '08b-clarify');
+  await options.first().click();
+  await eventually(async () => await options.first().isDisabled(), 'the card is answered', 20_000);
+});
+
 test('responsive: on a phone-sized screen nothing overflows sideways', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole('heading', { name: 'Main thread' }).waitFor();

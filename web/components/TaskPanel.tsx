@@ -258,7 +258,7 @@ export function TaskPanel({ taskId }: { taskId: string }) {
       <header className="task-head">
         <div>
           <h2 id="task-h">{task.title}</h2>
-          <p className="goal">{task.goal}</p>
+          <p className="goal" title={task.goal}>{readable(task.goal, jobIds)}</p>
         </div>
         <span className={`status status-${task.status.toLowerCase()}`} data-testid="task-status">
           {statusWord(task.status)}
