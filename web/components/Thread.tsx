@@ -97,9 +97,16 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
         }}
       >
         {messages.length === 0 && <li className="muted empty">Say what you want to make. Atelier finds the right task for each message.</li>}
-        {messages.map((m) => (
+        {messages.map((m, idx) => {
+          // A clarification card is shown once, as the assistant's reply that asks the question.
+          const prev = messages[idx - 1];
+          const next = messages[idx + 1];
+          const inherited = m.role === 'ASSISTANT' && !m.card && prev?.card && prev.card.prompt === m.text ? prev.card : null;
+          const card = inherited ?? (m.card && !(next?.role === 'ASSISTANT' && !next.card && next.text === m.card.prompt) ? m.card : null);
+          const showText = !(card && m.role === 'ASSISTANT' && card.prompt === m.text);
+          return (
           <li key={m.id} className={`msg msg-${m.role.toLowerCase()}`} data-testid="message">
-            <div className="bubble">{m.text}</div>
+            {showText && <div className="bubble">{m.text}</div>}
             {m.role === 'USER' && m.route && (
               <div className="route">
                 <span className="chip" data-testid="route-chip" title={m.route.reason}>
@@ -142,17 +149,18 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
                 )}
               </div>
             )}
-            {m.card && (
-              <div className="card clarify" role="group" aria-label={m.card.prompt}>
-                <p>{m.card.prompt}</p>
+            {card && (
+              <div className="card clarify" role="group" aria-label={card.prompt}>
+                <p>{card.prompt}</p>
                 <div className="options">
-                  {m.card.options.map((o) => (
+                  {card.options.map((o) => (
                     <button
                       key={o.id}
                       type="button"
-                      className={`btn ${m.card!.choice === o.id ? 'primary' : 'secondary'}`}
-                      disabled={m.card!.status !== 'OPEN' || sending}
-                      onClick={() => void send({ text: o.label, cardAction: { cardId: m.card!.id, optionId: o.id } })}
+                      className={`btn ${card.choice === o.id ? 'primary' : 'secondary'}`}
+                      aria-pressed={card.choice === o.id}
+                      disabled={card.status !== 'OPEN' || sending}
+                      onClick={() => void send({ text: o.label, cardAction: { cardId: card.id, optionId: o.id } })}
                     >
                       {o.label}
                     </button>
@@ -161,7 +169,8 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
               </div>
             )}
           </li>
-        ))}
+          );
+        })}
       </ol>
       <form className="composer" onSubmit={onSubmit}>
         <label htmlFor="composer-text" className="sr-only">
