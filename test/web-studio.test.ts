@@ -109,6 +109,7 @@ test('pick a candidate from thumbnails; drop the connection mid-run and resume w
   await eventually(async () => (await done.count()) === 6, 'six results');
   await eventually(async () => (await done.evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length)) === 6, 'six pictures loaded');
   assert.match(await page.getByTestId('checklist-progress').innerText(), /3 of 3 steps/);
+  assert.match(await page.locator('section.timeline').innerText(), /Approved: Diner neon/, 'the pick, in words');
 
   // Nothing missed, nothing doubled: the timeline holds exactly events 1..lastEventSeq.
   const last = (await prisma().task.findUniqueOrThrow({ where: { id: fromGlobal(taskId) } })).lastEventSeq;

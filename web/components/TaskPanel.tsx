@@ -5,7 +5,7 @@ import { bus, progressOf, useBusVersion } from '../lib/bus';
 import { describeError, newKey, request, usd } from '../lib/client';
 import { SignalDoc, TaskDoc } from '../lib/documents';
 import { timeAgo, useGql, useSession, useThrottled } from '../lib/hooks';
-import { milestone, statusWord, type TaskEventView } from '../lib/timeline';
+import { milestone, statusWord, type MilestoneContext, type TaskEventView } from '../lib/timeline';
 import { useTaskEvents } from '../lib/useTaskEvents';
 import { ApprovalCard, type Thumb } from './ApprovalCard';
 
@@ -24,6 +24,16 @@ export function waitingReason(task: { status: string; statusReason?: string | nu
   if (task.status === 'QUEUED') return 'About to continue';
   return task.statusReason ? `${statusWord(task.status)} — ${task.statusReason}` : statusWord(task.status);
 }
+
+/** The database id inside a global id ("Type:uuid", base64), as event payloads carry it. */
+const rawId = (gid: string) => {
+  try {
+    const s = atob(gid);
+    return s.slice(s.indexOf(':') + 1);
+  } catch {
+    return gid;
+  }
+};
 
 const fileUrl = (name: string) => `/files/${encodeURIComponent(name)}`;
 
@@ -150,11 +160,11 @@ function Signals({ task, onDone }: { task: Task; onDone: () => void }) {
   );
 }
 
-function Timeline({ events, stats }: { events: TaskEventView[]; stats: { duplicatesDropped: number; gapsFilled: number } }) {
+function Timeline({ events, stats, ctx }: { events: TaskEventView[]; stats: { duplicatesDropped: number; gapsFilled: number }; ctx: MilestoneContext }) {
   const [raw, setRaw] = useState(false);
   const list = useRef<HTMLOListElement>(null);
   const atBottom = useRef(true);
-  const items = useMemo(() => events.map((e) => milestone(e)).filter((m) => m !== null), [events]);
+  const items = useMemo(() => events.map((e) => milestone(e, ctx)).filter((m) => m !== null), [events, ctx]);
   useEffect(() => {
     const el = list.current;
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;
@@ -217,6 +227,10 @@ export function TaskPanel({ taskId }: { taskId: string }) {
   }, [checklist, taskId]);
 
   const task = data?.task;
+  const milestoneCtx = useMemo<MilestoneContext>(() => {
+    const approvals = task?.approvals.edges.map((e) => e.node) ?? [];
+    return { choiceLabel: (id, choice) => approvals.find((a) => a.id === id || rawId(a.id) === id)?.options.find((o) => o.id === choice)?.label };
+  }, [task?.approvals]);
   const thumbFor = useMemo(() => {
     const jobs = task?.jobs ?? [];
     return (objectId: string): Thumb | null => {
@@ -338,7 +352,7 @@ export function TaskPanel({ taskId }: { taskId: string }) {
             <p className="muted">The agent has not planned this task yet.</p>
           )}
         </section>
-        <Timeline events={events} stats={stats} />
+        <Timeline events={events} stats={stats} ctx={milestoneCtx} />
       </div>
       {decided.length > 0 && (
         <details className="decided">

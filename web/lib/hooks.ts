@@ -39,6 +39,7 @@ export function useGql<TResult, TVars>(doc: TypedDocumentString<TResult, TVars> 
   const vars = useRef(variables);
   vars.current = variables;
   const seq = useRef(0);
+  const hasData = useRef(false);
   const reload = useCallback(async () => {
     if (!doc) return;
     const mine = ++seq.current;
@@ -46,11 +47,14 @@ export function useGql<TResult, TVars>(doc: TypedDocumentString<TResult, TVars> 
     try {
       const d = await request(doc, vars.current);
       if (mine !== seq.current) return;
+      hasData.current = true;
       setData(d);
       setError(null);
       setErrorCode(null);
     } catch (e) {
       if (mine !== seq.current) return;
+      // Offline with data on screen: keep it; the connection indicator already says so (no banner jump).
+      if (e instanceof ApiError && e.code === 'NETWORK' && hasData.current) return;
       setError(describeError(e));
       setErrorCode(e instanceof ApiError ? e.code : null);
     } finally {

@@ -28,7 +28,9 @@ export function statusWord(s: string) {
   return STATUS_WORDS[s] ?? s.toLowerCase();
 }
 
-export function milestone(e: TaskEventView): Milestone | null {
+export type MilestoneContext = { choiceLabel?: (approvalId: string, choice: string) => string | undefined };
+
+export function milestone(e: TaskEventView, ctx: MilestoneContext = {}): Milestone | null {
   const p = (e.payload ?? {}) as Record<string, unknown>;
   const who = e.actor.kind === 'USER' ? (e.actor.user?.name ?? 'You') : e.actor.kind === 'AGENT' ? 'The agent' : 'Atelier';
   const m = (text: string, tone: Milestone['tone'] = 'info'): Milestone => ({ seq: e.seq, at: e.occurredAt, text, tone });
@@ -49,7 +51,7 @@ export function milestone(e: TaskEventView): Milestone | null {
       return m(`Needs your decision: ${clip(str(p.title) || 'approval')}`, 'warn');
     case 'APPROVAL_RESOLVED': {
       const d = str(p.status || p.decision);
-      const choice = str(p.choiceLabel || p.choice);
+      const choice = str(p.choice) ? (ctx.choiceLabel?.(str(p.approvalId), str(p.choice)) ?? str(p.choice)) : '';
       return m(`${d === 'REJECTED' ? 'Declined' : d === 'CANCELLED' ? 'Withdrawn' : 'Approved'}${choice ? `: ${clip(choice, 60)}` : ''}`, d === 'REJECTED' ? 'bad' : 'good');
     }
     case 'JOB_SUBMITTED':
