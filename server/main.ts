@@ -38,7 +38,7 @@ async function main() {
   } else {
     // Listen first: if the port is taken, nothing is bootstrapped and no token is lost unseen.
     let web: WebHandler | undefined;
-    if (config.web !== 'off') {
+    if (config.web !== 'off' && !workerOnly) {
       web = await createWebHandler({ dev: config.web === 'dev' }).catch((e) => {
         log.error('web app unavailable (run npm run web:build); serving the API only', { error: (e as Error).message });
         return undefined;
