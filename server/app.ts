@@ -12,6 +12,7 @@ import { RoutedProvider } from './generation/routed.ts';
 import { SimulatedProvider } from './generation/simulated.ts';
 import type { GenerationProvider } from './generation/types.ts';
 import { startHttpServer, type RunningServer } from './http/server.ts';
+import type { WebHandler } from './http/web.ts';
 import { resolve } from 'node:path';
 import { generationTools } from './runtime/tools/generation.ts';
 import { wakeOnJobEnd } from './runtime/wake.ts';
@@ -38,7 +39,7 @@ export type App = {
   deps: Deps;
   yoga: GraphQLServer;
   /** Starts listening (port 0 picks a free port). */
-  listen(opts?: { port?: number; host?: string }): Promise<RunningServer>;
+  listen(opts?: { port?: number; host?: string; web?: WebHandler }): Promise<RunningServer>;
   /** Starts a worker in this process (pg-boss consumer, turns, watchdog). */
   startWorker(opts?: { concurrency?: number }): Promise<WorkerHandle>;
   close(): Promise<void>;
@@ -130,7 +131,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
     deps,
     yoga,
     listen: async (o = {}) => {
-      const s = await startHttpServer(deps, yoga, { port: o.port ?? config.port, host: o.host ?? config.host });
+      const s = await startHttpServer(deps, yoga, { port: o.port ?? config.port, host: o.host ?? config.host, web: o.web });
       servers.push(s);
       return s;
     },

@@ -21,6 +21,8 @@ const EnvSchema = z.object({
   ATELIER_EVENT_POLL_MS: z.coerce.number().int().positive().default(2000),
   ATELIER_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   ATELIER_GRAPHIQL: bool.default(true),
+  /// The web app on the same port: on (production build), dev (next dev in-process) or off (API only).
+  ATELIER_WEB: z.enum(['on', 'dev', 'off']).default('on'),
   ATELIER_ROUTER_MODEL: z.string().optional(),
   ATELIER_WORKER_MODEL: z.string().optional(),
   /// Embedding model for the router's semantic retrieval (with OPENAI_API_KEY / OPENAI_BASE_URL).
@@ -57,6 +59,7 @@ export type Config = {
   eventPollMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   graphiql: boolean;
+  web?: 'on' | 'dev' | 'off';
   openai: {
     apiKey: string | undefined;
     baseUrl: string | undefined;
@@ -103,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventPollMs: e.ATELIER_EVENT_POLL_MS,
     logLevel: e.ATELIER_LOG_LEVEL,
     graphiql: e.ATELIER_GRAPHIQL,
+    web: e.ATELIER_WEB,
     openai: {
       apiKey: e.OPENAI_API_KEY,
       baseUrl: e.OPENAI_BASE_URL,

@@ -5,6 +5,7 @@ import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
 import { ensureDatabase, migrate } from './db/migrate.ts';
+import { createWebHandler, type WebHandler } from './http/web.ts';
 import { createLogger } from './log.ts';
 import { initWorkspace } from './services/workspaces/init-workspace.ts';
 
@@ -36,7 +37,14 @@ async function main() {
     process.stdout.write(`\n  Atelier worker running (${worker.workerId}), model: ${app.deps.runtime.models.info.description}\n\n`);
   } else {
     // Listen first: if the port is taken, nothing is bootstrapped and no token is lost unseen.
-    const server = await app.listen().catch(async (e) => {
+    let web: WebHandler | undefined;
+    if (config.web !== 'off' && !workerOnly) {
+      web = await createWebHandler({ dev: config.web === 'dev' }).catch((e) => {
+        log.error('web app unavailable (run npm run web:build); serving the API only', { error: (e as Error).message });
+        return undefined;
+      });
+    }
+    const server = await app.listen({ web }).catch(async (e) => {
       await app.close().catch(() => {});
       return failStop(e);
     });
@@ -48,7 +56,7 @@ async function main() {
     }
     const lines = [
       '',
-      `  Atelier is running: ${server.url}`,
+      `  Atelier is running: ${server.url}${web ? '  (web app: sign in there with your token)' : ''}`,
       `  GraphQL (HTTP, SSE, WebSocket): ${server.url}/graphql`,
       embedded ? `  Database: embedded PostgreSQL, data in ${config.dataDir}/` : '  Database: DATABASE_URL',
       `  Model: ${app.deps.runtime.models.info.description}`,

@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { buildWeb, webBuildIsStale } from './web-build.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const installed = existsSync(`${root}node_modules/.bin/tsx`);
@@ -14,6 +15,15 @@ if (!installed || stale) {
   console.log('› installing dependencies (npm ci) …');
   const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
+}
+// The web app is served by the same server (one URL); build it first when missing or stale.
+const web = process.env.ATELIER_WEB ?? 'on';
+if (web === 'on' && !process.argv.includes('--worker-only') && webBuildIsStale(root)) {
+  console.log('› building the web app (next build web) …');
+  if (!buildWeb(root)) {
+    console.error('✖ the web app did not build; starting the API only (ATELIER_WEB=off)');
+    process.env.ATELIER_WEB = 'off';
+  }
 }
 const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...process.argv.slice(2)], {
   cwd: root,

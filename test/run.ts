@@ -3,13 +3,17 @@
 //     else an embedded PostgreSQL started here (so a machine with only Node can run the tests);
 //  2. generated code (Prisma client, GraphQL documents) and the drift checks (schema.graphql,
 //     migrations vs prisma/schema.prisma), then the type check;
-//  3. every test file under node's test runner, each file with its own database.
+//  3. every test file under node's test runner, each file with its own database; then the browser
+//     tests (test/web-*.test.ts), one file at a time, after installing Debian's chromium when it is
+//     missing and building the web app when its build is missing or stale.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { reachable } from '../server/db/migrate.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../server/db/embedded.ts';
 import { createLogger } from '../server/log.ts';
+import { buildWeb, webBuildIsStale } from '../server/web-build.mjs';
+import { ensureChromium } from './helpers/chromium.ts';
 
 const root = new URL('../', import.meta.url).pathname;
 const LOCAL = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -48,12 +52,36 @@ async function main() {
     const files = args.some((a) => a.endsWith('.ts'))
       ? args
       : [...readdirSync(resolve(root, 'test')).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${f}`), ...args];
-    step(
-      `tests (${files.filter((f) => f.endsWith('.ts')).length} files)`,
-      process.execPath,
-      ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-timeout=180000', '--test-reporter=spec', ...files],
-      env,
-    );
+    // Browser tests (test/web-*.test.ts: Chromium + Next + the product each) run after the others,
+    // one file at a time: on a 2-vCPU machine three at once starve each other.
+    const isBrowser = (f: string) => /(^|\/)web-[^/]*\.test\.ts$/.test(f);
+    const options = files.filter((f) => !f.endsWith('.ts'));
+    const plain = files.filter((f) => f.endsWith('.ts') && !isBrowser(f));
+    const browser = files.filter(isBrowser);
+    if (browser.length) ensureChromium();
+    if (browser.length && webBuildIsStale(root)) {
+      console.log('› web build (next build web)');
+      if (!buildWeb(root)) {
+        console.error('✖ web build failed');
+        process.exit(1);
+      }
+    }
+    if (plain.length) {
+      step(
+        `tests (${plain.length} files)`,
+        process.execPath,
+        ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-timeout=180000', '--test-reporter=spec', ...options, ...plain],
+        env,
+      );
+    }
+    if (browser.length) {
+      step(
+        `browser tests (${browser.length} files, headless Chromium; screenshots in test-results/web/)`,
+        process.execPath,
+        ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=300000', '--test-reporter=spec', ...options, ...browser],
+        env,
+      );
+    }
   } finally {
     await embedded?.stop();
   }

@@ -2,7 +2,7 @@
 // masking to stable codes, and the depth/cost limits. Transports (HTTP, SSE, WS) live in ../http.
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin, type YogaInitialContext } from 'graphql-yoga';
-import { parseBearer } from '../auth/tokens.ts';
+import { checkCsrf, credentialOf } from '../http/session.ts';
 import { authenticateToken, type Viewer } from '../auth/viewer.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, httpStatusOf, isAppError, type ErrorCode } from '../errors.ts';
@@ -126,7 +126,10 @@ export function createGraphQLServer(deps: Deps) {
       let viewer = initial.viewer;
       if (!viewer) {
         try {
-          viewer = await authenticateToken(deps.prisma, parseBearer(initial.request.headers.get('authorization')));
+          // A bearer token, else the web app's session cookie (which needs the CSRF header).
+          const cred = credentialOf(initial.request.headers);
+          checkCsrf(cred, initial.request.headers);
+          viewer = await authenticateToken(deps.prisma, cred?.token ?? null);
         } catch (e) {
           if (isAppError(e)) throw new RequestError(e.code, e.message);
           throw e;

@@ -9,6 +9,9 @@ import { GraphQLError, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { parseBearer } from '../auth/tokens.ts';
+import { handleFile } from './files.ts';
+import { credentialOf, handleAuth, sameOrigin } from './session.ts';
+import type { WebHandler } from './web.ts';
 import { authenticateToken, type Viewer } from '../auth/viewer.ts';
 import type { Deps } from '../deps.ts';
 import { isAppError } from '../errors.ts';
@@ -53,7 +56,7 @@ Send <code>Authorization: Bearer &lt;token&gt;</code>; <code>npm run atelier -- 
 export async function startHttpServer(
   deps: Deps,
   yoga: GraphQLServer,
-  opts: { port: number; host: string },
+  opts: { port: number; host: string; web?: WebHandler },
 ): Promise<RunningServer> {
   const server = createServer((req, res) => {
     void handle(req, res).catch((e) => {
@@ -66,11 +69,16 @@ export async function startHttpServer(
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
     if (url.pathname === '/health') return sendJson(res, 200, { ok: true });
-    if (url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      return res.end(LANDING);
+    if (url.pathname.startsWith('/files/')) return handleFile(deps, req, res, decodeURIComponent(url.pathname.slice('/files/'.length)));
+    const isAuth = url.pathname === '/auth/session' || url.pathname === '/auth/signout';
+    if (url.pathname !== '/graphql' && !isAuth) {
+      if (opts.web) return opts.web.handle(req, res);
+      if (url.pathname === '/') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        return res.end(LANDING);
+      }
+      return sendJson(res, 404, { error: 'Not found' });
     }
-    if (url.pathname !== '/graphql') return sendJson(res, 404, { error: 'Not found' });
     let body: Buffer | undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       try {
@@ -90,6 +98,7 @@ export async function startHttpServer(
         throw e;
       }
     }
+    if (isAuth) return handleAuth(deps, req, res, url.pathname, body);
     const ac = new AbortController();
     res.on('close', () => ac.abort());
     const headers = new Headers();
@@ -122,7 +131,14 @@ export async function startHttpServer(
     res.end();
   }
 
-  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: deps.config.maxBodyBytes });
+  // Upgrades: /graphql speaks graphql-ws; anything else goes to the web app (Next's dev HMR) or is refused.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: deps.config.maxBodyBytes });
+  server.on('upgrade', (req, socket, head) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/graphql') wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    else if (opts.web?.upgrade) opts.web.upgrade(req, socket, head);
+    else socket.destroy();
+  });
   type Extra = { viewer?: Viewer; token?: string | null };
   const credentials = new WeakMap<object, { token: string | null }>();
 
@@ -138,7 +154,10 @@ export async function startHttpServer(
               : typeof p.token === 'string'
                 ? p.token
                 : null;
-        const token = fromParams ?? parseBearer(ctx.extra.request.headers.authorization);
+        // Params, then the Authorization header, then the session cookie (only from our own origin).
+        const header = credentialOf(ctx.extra.request.headers);
+        const token =
+          fromParams ?? (header?.via === 'bearer' || (header?.via === 'cookie' && sameOrigin(ctx.extra.request)) ? header.token : null);
         try {
           await authenticateToken(deps.prisma, token);
           credentials.set(ctx.extra, { token });
@@ -202,6 +221,7 @@ export async function startHttpServer(
     port,
     close: async () => {
       await wsDisposable.dispose();
+      await opts.web?.close().catch(() => {});
       for (const c of wss.clients) c.terminate();
       wss.close();
       server.closeAllConnections();

@@ -13,7 +13,8 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
     cwd: root,
-    env: { ...process.env, PORT: '0', ATELIER_LOG_LEVEL: 'warn', ...env },
+    // The web app is covered by the browser tests; API/worker processes here leave it out (less load).
+    env: { ...process.env, PORT: '0', ATELIER_LOG_LEVEL: 'warn', ATELIER_WEB: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

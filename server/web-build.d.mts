@@ -1,0 +1,2 @@
+export function webBuildIsStale(root: string): boolean;
+export function buildWeb(root: string, stdio?: 'inherit' | 'ignore' | 'pipe'): boolean;

@@ -1,0 +1,173 @@
+// The studio in a real browser: sign in; write "make three retro posters for a coffee brand" in the
+// main thread; approve the plan; watch progress; pick a candidate; lose the connection mid-run and
+// come back with nothing missed or doubled; see the finished series; re-route a message.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SimulatedProvider } from '../server/generation/simulated.ts';
+import { scriptedProvider } from '../server/runtime/models/provider.ts';
+import { posterModel } from './fixtures/poster-plugin.ts';
+import { fromGlobalId } from './helpers/ids.ts';
+import { eventually } from './helpers/produce.ts';
+import { launch, shot, signIn, startWebApp, type WebApp } from './helpers/web.ts';
+
+let w: WebApp;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let filesDir: string;
+let taskId: string;
+
+before(async () => {
+  filesDir = mkdtempSync(join(tmpdir(), 'atelier-web-files-'));
+  w = await startWebApp('webstudio', {
+    models: { ...scriptedProvider(posterModel), info: { ...scriptedProvider(posterModel).info, offline: true } },
+    provider: new SimulatedProvider({ filesDir, latencyMs: { IMAGE: 1200 } }),
+  });
+  ({ browser, context, page } = await launch());
+});
+after(async () => {
+  await browser?.close();
+  await w?.close();
+  rmSync(filesDir, { recursive: true, force: true });
+});
+
+const prisma = () => w.app.deps.prisma;
+
+test('sign in: a wrong token is explained in words; the owner token opens the studio', async () => {
+  await page.goto(`${w.url}/`);
+  await page.waitForURL(/\/signin/);
+  await page.getByLabel('Access token').fill('atl_wrong');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
+  await shot(page, '01-signin-error');
+  await signIn(page, w.url, w.a.ownerToken);
+  await page.locator('[data-testid=live-state][data-state=live]').waitFor();
+  const cookies = await context.cookies();
+  const session = cookies.find((c) => c.name === 'atelier_session');
+  assert.ok(session?.httpOnly && session.sameSite === 'Strict', 'an httpOnly, SameSite=Strict session cookie');
+  await shot(page, '02-studio-empty');
+});
+
+test('a natural message starts a task; the plan card is approved with one click', async () => {
+  const box = page.getByLabel('Message');
+  await box.fill('make three retro posters for a coffee brand');
+  await box.press('Enter');
+  await page.locator('[data-testid=route-chip]').first().waitFor();
+  await page.locator('[data-testid=task-panel]').waitFor();
+  taskId = new URL(page.url()).searchParams.get('task')!;
+  assert.ok(taskId, 'the routed task opens');
+  const chip = await page.locator('[data-testid=route-chip]').first().innerText();
+  assert.match(chip, /→/, `the reply shows where the message went: ${chip}`);
+  const plan = page.locator('[data-testid=approval-PLAN][data-status=PENDING]');
+  await plan.waitFor({ timeout: 30_000 });
+  assert.match(await plan.innerText(), /Three candidate directions/);
+  assert.match(await page.getByTestId('waiting-reason').innerText(), /Needs your decision/);
+  await shot(page, '03-plan-card');
+  await plan.getByRole('button', { name: 'Approve plan' }).click();
+  await plan.waitFor({ state: 'detached' });
+});
+
+test('progress is visible: results appear, the checklist moves, cost is shown', async () => {
+  await page.locator('[data-testid=artifact][data-status=SUCCEEDED] img').first().waitFor({ timeout: 30_000 });
+  await eventually(async () => /[1-9] of 3 steps|0 of 3 steps/.test(await page.getByTestId('checklist-progress').innerText()), 'checklist shown');
+  assert.match(await page.getByTestId('cost').innerText(), /\$\d+\.\d\d/);
+  assert.ok((await page.locator('[data-testid=milestone]').count()) >= 3, 'a readable timeline');
+  await shot(page, '04-progress');
+});
+
+test('pick a candidate from thumbnails; drop the connection mid-run and resume with nothing missed or doubled', async () => {
+  const card = page.locator('[data-testid=approval-CHECKPOINT][data-status=PENDING]');
+  await card.waitFor({ timeout: 45_000 });
+  const candidates = card.locator('[data-testid=candidate]');
+  assert.equal(await candidates.count(), 3);
+  // Thumbnails are the real generated pictures.
+  await eventually(
+    async () => (await candidates.locator('img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length)) === 3,
+    'three thumbnails loaded',
+  );
+  await shot(page, '05-pick-candidate');
+  await candidates.nth(1).click();
+  await card.waitFor({ state: 'detached' });
+
+  // Network drop (or a laptop's sleep): the page goes offline while the agent keeps working.
+  const seqBefore = (await prisma().task.findUniqueOrThrow({ where: { id: fromGlobal(taskId) } })).lastEventSeq;
+  await context.setOffline(true);
+  await page.locator('[data-testid=live-state][data-state=offline]').waitFor();
+  await eventually(async () => (await prisma().task.findUniqueOrThrow({ where: { id: fromGlobal(taskId) } })).lastEventSeq >= seqBefore + 5, 'events while offline', 20_000);
+  await shot(page, '06-offline');
+  await context.setOffline(false);
+  await page.locator('[data-testid=live-state][data-state=live]').waitFor({ timeout: 20_000 });
+
+  // The finished series.
+  await page.locator('[data-testid=task-panel][data-status=COMPLETED]').waitFor({ timeout: 60_000 });
+  await page.getByTestId('task-summary').waitFor();
+  const done = page.locator('[data-testid=artifact][data-status=SUCCEEDED] img');
+  await eventually(async () => (await done.count()) === 6, 'six results');
+  await eventually(async () => (await done.evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length)) === 6, 'six pictures loaded');
+  assert.match(await page.getByTestId('checklist-progress').innerText(), /3 of 3 steps/);
+  assert.match(await page.locator('section.timeline').innerText(), /Approved: Diner neon/, 'the pick, in words');
+
+  // Nothing missed, nothing doubled: the timeline holds exactly events 1..lastEventSeq.
+  const last = (await prisma().task.findUniqueOrThrow({ where: { id: fromGlobal(taskId) } })).lastEventSeq;
+  const timeline = page.locator('section.timeline');
+  await eventually(async () => Number(await timeline.getAttribute('data-event-count')) === last, `timeline has ${last} events`);
+  await page.getByLabel('Raw events').check();
+  const seqs = await page.locator('.raw-events li').evaluateAll((lis) => lis.map((li) => Number(li.getAttribute('data-seq'))));
+  assert.deepEqual(seqs, Array.from({ length: last }, (_, i) => i + 1));
+  await page.getByLabel('Raw events').uncheck();
+  const reconnects = await page.evaluate(() => (window as unknown as { __atelierLive: { reconnects: number } }).__atelierLive.reconnects);
+  assert.ok(reconnects >= 1, 'the socket really came back');
+  assert.match(await page.getByTestId('cost').innerText(), /\$0\.\d\d/);
+  await shot(page, '07-finished-series');
+});
+
+test('the task list shows status, progress and cost; a message can be re-routed', async () => {
+  const item = page.locator('[data-testid=task-item]').first();
+  assert.equal(await item.getAttribute('data-status'), 'COMPLETED');
+  assert.match(await item.innerText(), /3\/3/);
+  // A second task to move a message to.
+  const other = await w.app.deps.prisma.task.findFirst({ where: { workspaceId: w.a.workspaceId, NOT: { id: fromGlobal(taskId) } } });
+  assert.equal(other, null);
+  const box = page.getByLabel('Message');
+  await box.fill('also a short jingle for the coffee brand');
+  await box.press('Enter');
+  await eventually(async () => (await page.locator('[data-testid=route-chip]').count()) === 2, 'second reply');
+  await page.getByRole('button', { name: /Re-route “make three retro posters/ }).click();
+  const select = page.getByLabel('Move this message to');
+  const options = await select.locator('option:not([disabled])').count();
+  if (options > 0) {
+    await select.selectOption({ index: 1 });
+    await eventually(async () => (await page.locator('[data-testid=route-chip]').first().innerText()) !== '', 're-routed');
+  }
+  await shot(page, '08-reroute');
+});
+
+const fromGlobal = (id: string) => fromGlobalId(id).id;
+
+test('an ambiguous message gets a clarification card; one click answers it', async () => {
+  const cards = page.locator('.card.clarify');
+  const before = await cards.count();
+  const box = page.getByLabel('Message');
+  await box.fill('make that one blue');
+  await box.press('Enter');
+  await eventually(async () => (await cards.count()) > before, 'a clarification card', 20_000);
+  const card = cards.last();
+  const options = card.getByRole('button');
+  assert.ok((await options.count()) >= 2, 'the candidates are offered');
+  await shot(page, '08b-clarify');
+  await options.first().click();
+  await eventually(async () => await options.first().isDisabled(), 'the card is answered', 20_000);
+});
+
+test('responsive: on a phone-sized screen nothing overflows sideways', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('heading', { name: 'Main thread' }).waitFor();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `no horizontal overflow (${overflow}px)`);
+  await page.screenshot({ path: `${process.cwd()}/test-results/web/09-phone.png`, fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+});

@@ -1,0 +1,7 @@
+import { Memory } from '../../../components/Memory';
+
+export const metadata = { title: 'Memory · Atelier' };
+
+export default function MemoryPage() {
+  return <Memory />;
+}

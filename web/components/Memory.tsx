@@ -1,0 +1,123 @@
+'use client';
+// What the agent remembers, with sources and history; correct a memory, or forget it (an
+// irreversible action: the server answers with an approval card that a person confirms).
+import { useCallback, useEffect, useState } from 'react';
+import type { WebApprovalFragment } from '../gql/graphql';
+import { describeError, newKey, request } from '../lib/client';
+import { useSession } from '../lib/hooks';
+import { CorrectMemoryMutation, ForgetMemoryMutation, MemoriesQuery, type MemoriesResult, type MemoryView } from '../lib/pending/memory.pending';
+import { ApprovalCard } from './ApprovalCard';
+
+function MemoryItem({ m, reload }: { m: MemoryView; reload: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(m.content);
+  const [approval, setApproval] = useState<WebApprovalFragment | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function correct() {
+    setBusy(true);
+    setError(null);
+    try {
+      await request(CorrectMemoryMutation, { input: { memoryId: m.id, content: text, idempotencyKey: newKey() } });
+      setEditing(false);
+      reload();
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+  async function forget() {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await request<{ forgetMemory: { approval: WebApprovalFragment } }, object>(ForgetMemoryMutation, { input: { memoryId: m.id, idempotencyKey: newKey() } });
+      setApproval(r.forgetMemory.approval);
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <li className="memory" data-testid="memory">
+      <div className="memory-head">
+        <strong>{m.subject}</strong>
+        <span className="muted small">
+          {m.kind.toLowerCase()} · {m.scope.toLowerCase()} · {m.origin === 'STATED' ? 'you said so' : 'inferred'} · {m.status.toLowerCase()}
+        </span>
+      </div>
+      {editing ? (
+        <div className="memory-edit">
+          <label>
+            <span className="sr-only">Corrected memory</span>
+            <textarea rows={2} value={text} onChange={(e) => setText(e.target.value)} />
+          </label>
+          <button type="button" className="btn primary small" disabled={busy || !text.trim()} onClick={() => void correct()}>
+            Save correction
+          </button>
+          <button type="button" className="btn ghost small" onClick={() => setEditing(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <p>{m.content}</p>
+      )}
+      <details>
+        <summary>Sources ({m.sources.length}) and history ({m.versions.length})</summary>
+        <ul className="sources">
+          {m.sources.map((s) => (
+            <li key={s.id}>
+              “{s.text}” <span className="muted small">{new Date(s.createdAt).toLocaleString()}</span>
+            </li>
+          ))}
+        </ul>
+        <ol className="versions">
+          {m.versions.map((v) => (
+            <li key={v.id}>
+              {v.content} <span className="muted small">({v.status.toLowerCase()}, {new Date(v.createdAt).toLocaleDateString()})</span>
+            </li>
+          ))}
+        </ol>
+      </details>
+      {!editing && !approval && (
+        <div className="inline-actions">
+          <button type="button" className="btn secondary small" onClick={() => setEditing(true)}>
+            Correct
+          </button>
+          <button type="button" className="btn ghost small" disabled={busy} onClick={() => void forget()}>
+            Forget…
+          </button>
+        </div>
+      )}
+      {approval && <ApprovalCard approval={approval} thumbFor={() => null} onResolved={() => { setApproval(null); reload(); }} />}
+      {error && <p className="error" role="alert">{error}</p>}
+    </li>
+  );
+}
+
+export function Memory() {
+  const session = useSession();
+  const [items, setItems] = useState<MemoryView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    try {
+      const d = await request<MemoriesResult, { workspaceId: string }>(MemoriesQuery, { workspaceId: session.workspaceId });
+      setItems(d.workspace.memories.edges.map((e) => e.node));
+      setError(null);
+    } catch (e) {
+      setError(describeError(e));
+    }
+  }, [session.workspaceId]);
+  useEffect(() => void load(), [load]);
+  return (
+    <div className="page narrow">
+      <h1>Memory</h1>
+      <p className="muted">What the agent remembers across tasks, with where it learned it. Correct anything wrong; forgetting removes it and everything derived from it, after you confirm.</p>
+      {error && <p className="notice" role="alert">{error}</p>}
+      {items?.length === 0 && <p className="muted">Nothing remembered yet.</p>}
+      <ul className="memories">{items?.map((m) => <MemoryItem key={m.id} m={m} reload={() => void load()} />)}</ul>
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+'use client';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { AutonomyLevel } from '../gql/graphql';
+import { ApiError, describeError, request, usd } from '../lib/client';
+import { SettingsDoc, UpdateSettingsDoc } from '../lib/documents';
+import { useGql, useSession } from '../lib/hooks';
+
+const AUTONOMY: { value: AutonomyLevel; label: string; help: string }[] = [
+  { value: 'MANUAL', label: 'Manual', help: 'Every paid action asks you first.' },
+  { value: 'SUPERVISED', label: 'Supervised', help: 'Asks above the confirmation-free amounts below.' },
+  { value: 'AUTONOMOUS', label: 'Autonomous', help: 'Within an approved plan budget, no per-action questions.' },
+];
+
+const toCents = (s: string) => Math.round(Number(s) * 100);
+const toDollars = (c: number | null | undefined) => (c == null ? '' : (c / 100).toFixed(2));
+
+export function Settings() {
+  const session = useSession();
+  const { data, error, reload } = useGql(SettingsDoc, { workspaceId: session.workspaceId }, session.workspaceId);
+  const s = data?.workspace.settings;
+  const [autonomy, setAutonomy] = useState<AutonomyLevel>('SUPERVISED');
+  const [perAction, setPerAction] = useState('');
+  const [daily, setDaily] = useState('');
+  const [cap, setCap] = useState('');
+  const [base, setBase] = useState<number | null>(null);
+  const [msg, setMsg] = useState<{ kind: 'ok' | 'error' | 'conflict'; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  function load(from: NonNullable<typeof s>) {
+    setAutonomy(from.autonomy);
+    setPerAction(toDollars(from.perActionFreeCents));
+    setDaily(toDollars(from.dailyFreeCents));
+    setCap(toDollars(from.taskBudgetCapCents));
+    setBase(from.version);
+  }
+  useEffect(() => {
+    if (s && base === null) load(s);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [s]);
+
+  const valid = [perAction, daily].every((v) => v !== '' && Number(v) >= 0) && (cap === '' || Number(cap) > 0);
+
+  async function save(e: FormEvent, force = false) {
+    e.preventDefault();
+    if (!valid) return setMsg({ kind: 'error', text: 'Amounts must be zero or more (the cap, if set, more than zero).' });
+    setBusy(true);
+    setMsg(null);
+    try {
+      const r = await request(UpdateSettingsDoc, {
+        input: {
+          workspaceId: session.workspaceId,
+          baseVersion: force ? (data?.workspace.settings.version ?? base) : base,
+          autonomy,
+          perActionFreeCents: toCents(perAction),
+          dailyFreeCents: toCents(daily),
+          ...(cap === '' ? { clearTaskBudgetCap: true } : { taskBudgetCapCents: toCents(cap) }),
+        },
+      });
+      setBase(r.updateWorkspaceSettings.settings.version);
+      setMsg({ kind: 'ok', text: `Saved (version ${r.updateWorkspaceSettings.settings.version}).` });
+      await reload();
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'CONFLICT') {
+        await reload();
+        setMsg({ kind: 'conflict', text: 'Someone changed these settings while you were editing. Load theirs, or save yours over them.' });
+      } else setMsg({ kind: 'error', text: describeError(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (error && !data) return <p className="error pad" role="alert">{error}</p>;
+  if (!s) return <p className="muted pad">Loading settings…</p>;
+  const disabled = !session.isOwner;
+
+  return (
+    <div className="page narrow">
+      <h1>Budget &amp; autonomy</h1>
+      <p className="muted">Three separate settings decide when a paid action needs a person: the confirmation-free amounts, each task&apos;s approved plan budget, and the autonomy level.</p>
+      {disabled && <p className="notice">Only the workspace owner can change these.</p>}
+      <form className="settings-form" onSubmit={(e) => void save(e)}>
+        <fieldset disabled={disabled || busy}>
+          <legend>Autonomy</legend>
+          {AUTONOMY.map((a) => (
+            <label key={a.value} className="radio">
+              <input type="radio" name="autonomy" value={a.value} checked={autonomy === a.value} onChange={() => setAutonomy(a.value)} />
+              <span>
+                <strong>{a.label}</strong> — {a.help}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <fieldset disabled={disabled || busy}>
+          <legend>Money</legend>
+          <label>
+            <span>Free per action (USD)</span>
+            <input inputMode="decimal" type="number" min="0" step="0.01" value={perAction} onChange={(e) => setPerAction(e.target.value)} required />
+          </label>
+          <label>
+            <span>Free per day (USD)</span>
+            <input inputMode="decimal" type="number" min="0" step="0.01" value={daily} onChange={(e) => setDaily(e.target.value)} required />
+          </label>
+          <label>
+            <span>Default cap per task (USD, empty = none)</span>
+            <input inputMode="decimal" type="number" min="0" step="0.01" value={cap} onChange={(e) => setCap(e.target.value)} />
+          </label>
+        </fieldset>
+        <div className="form-actions">
+          <button type="submit" className="btn primary" disabled={disabled || busy}>
+            {busy ? 'Saving…' : 'Save settings'}
+          </button>
+          <span className="muted small">Version {base}</span>
+        </div>
+        {msg && (
+          <div className={msg.kind === 'ok' ? 'ok' : 'error'} role={msg.kind === 'ok' ? 'status' : 'alert'} data-testid="settings-message">
+            {msg.text}
+            {msg.kind === 'conflict' && (
+              <span className="inline-actions">
+                <button type="button" className="btn secondary small" onClick={() => { load(data!.workspace.settings); setMsg(null); }}>
+                  Load theirs
+                </button>
+                <button type="button" className="btn danger small" onClick={(e) => void save(e, true)}>
+                  Save mine over theirs
+                </button>
+              </span>
+            )}
+          </div>
+        )}
+      </form>
+      <section className="ledger" aria-labelledby="ledger-h">
+        <h2 id="ledger-h">Spending, last 7 days</h2>
+        {data.workspace.ledgerByDay.length ? (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col">Charged</th>
+                <th scope="col">On hold</th>
+                <th scope="col">Released</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.workspace.ledgerByDay.map((d) => (
+                <tr key={d.day}>
+                  <td>{d.day}</td>
+                  <td>{usd(d.chargedCents)}</td>
+                  <td>{usd(d.heldCents)}</td>
+                  <td>{usd(d.releasedCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="muted">Nothing spent yet.</p>
+        )}
+      </section>
+    </div>
+  );
+}

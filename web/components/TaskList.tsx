@@ -1,0 +1,59 @@
+'use client';
+import { useSyncExternalStore } from 'react';
+import type { WebTasksQuery } from '../gql/graphql';
+import { bus } from '../lib/bus';
+import { usd } from '../lib/client';
+import { statusWord } from '../lib/timeline';
+import { waitingReason } from './TaskPanel';
+
+type TaskRef = WebTasksQuery['workspace']['tasks']['edges'][number]['node'];
+
+export function TaskList({ tasks, selected, select, error }: { tasks: TaskRef[]; selected: string | null; select: (id: string) => void; error: string | null }) {
+  useSyncExternalStore((cb) => bus.onChange(cb), () => bus.version, () => 0);
+  return (
+    <nav className="tasklist" aria-labelledby="tasks-h">
+      <h2 id="tasks-h" className="panel-title">Tasks</h2>
+      {error && <p className="error" role="alert">{error}</p>}
+      {tasks.length === 0 && !error && <p className="muted empty">No tasks yet. They appear here when a message starts one.</p>}
+      <ul>
+        {tasks.map((t) => {
+          const p = bus.checklists.get(t.id);
+          const cost = t.ledger.chargedCents + t.ledger.outstandingCents;
+          return (
+            <li key={t.id}>
+              <button
+                type="button"
+                className={`task-item${selected === t.id ? ' selected' : ''}`}
+                aria-current={selected === t.id ? 'true' : undefined}
+                onClick={() => select(t.id)}
+                data-testid="task-item"
+                data-status={t.status}
+              >
+                <span className="task-item-top">
+                  <span className="task-title">{t.title}</span>
+                  <span className={`status small status-${t.status.toLowerCase()}`}>{statusWord(t.status)}</span>
+                </span>
+                <span className="task-item-meta">
+                  <span className="reason">{waitingReason({ ...t, approvals: { edges: t.approvals.edges.map((e) => ({ node: { ...e.node, status: 'PENDING' } })) } })}</span>
+                </span>
+                <span className="task-item-meta">
+                  {p ? (
+                    <span className="mini-progress" aria-label={`${p.done} of ${p.total} steps done`}>
+                      <span className="bar">
+                        <span style={{ width: `${p.total ? (100 * p.done) / p.total : 0}%` }} />
+                      </span>
+                      {p.done}/{p.total}
+                    </span>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                  <span className="cost">{usd(cost)}</span>
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

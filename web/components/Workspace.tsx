@@ -1,0 +1,298 @@
+'use client';
+// Workspace objects: gallery with versions and provenance, a document editor and a flow view that
+// save with their base version and show a conflict (reload or merge) instead of overwriting.
+// Built against the objects API described for issue 7 (see lib/pending/objects.pending.ts).
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError, describeError, newKey, request } from '../lib/client';
+import { useBusVersion } from '../lib/bus';
+import { useSession, useThrottled } from '../lib/hooks';
+import {
+  ObjectQuery,
+  ObjectsQuery,
+  UpdateObjectMutation,
+  type ObjectKind,
+  type ObjectResult,
+  type ObjectsResult,
+  type UpdateObjectResult,
+  type UpdateObjectVars,
+  type WorkspaceObject,
+} from '../lib/pending/objects.pending';
+
+const KINDS: { value: ObjectKind | null; label: string }[] = [
+  { value: null, label: 'All' },
+  { value: 'IMAGE', label: 'Images' },
+  { value: 'VIDEO', label: 'Video' },
+  { value: 'AUDIO', label: 'Audio' },
+  { value: 'MODEL_3D', label: '3D' },
+  { value: 'DOCUMENT', label: 'Documents' },
+  { value: 'FLOW', label: 'Flows' },
+  { value: 'COLLECTION', label: 'Collections' },
+];
+
+const fileUrl = (name: string) => `/files/${encodeURIComponent(name)}`;
+
+function provenanceText(p: unknown): string {
+  if (!p || typeof p !== 'object') return 'made here';
+  const o = p as { taskTitle?: string; task?: { title?: string }; source?: string; prompt?: string; derivedFrom?: string };
+  return [o.task?.title ?? o.taskTitle ? `from task “${o.task?.title ?? o.taskTitle}”` : null, o.prompt ? `prompt “${o.prompt.slice(0, 80)}”` : null, o.derivedFrom ? `derived from ${o.derivedFrom}` : null, o.source ?? null]
+    .filter(Boolean)
+    .join(' · ') || 'made here';
+}
+
+type Conflict = { current: number; theirs: unknown; mine: unknown; message: string };
+
+function useSave(obj: WorkspaceObject, onSaved: () => void) {
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const save = useCallback(
+    async (content: unknown, baseVersion: number) => {
+      setBusy(true);
+      setError(null);
+      try {
+        await request<UpdateObjectResult, UpdateObjectVars>(UpdateObjectMutation, { input: { objectId: obj.id, baseVersion, content, idempotencyKey: newKey() } });
+        setConflict(null);
+        onSaved();
+        return true;
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 'CONFLICT') {
+          const fresh = await request<ObjectResult, { id: string }>(ObjectQuery, { id: obj.id }).catch(() => null);
+          setConflict({
+            current: (e.extensions.currentVersion as number | undefined) ?? fresh?.node?.currentVersion ?? baseVersion,
+            theirs: fresh?.node?.content ?? e.extensions.currentContent,
+            mine: content,
+            message: e.message,
+          });
+        } else setError(describeError(e));
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [obj.id, onSaved],
+  );
+  return { save, conflict, setConflict, error, busy };
+}
+
+function ConflictBox({ c, onReload, onMerge }: { c: Conflict; onReload: () => void; onMerge: () => void }) {
+  return (
+    <div className="conflict" role="alert" data-testid="conflict">
+      <p>
+        <strong>Someone else saved a newer version (v{c.current}) while you were editing.</strong> Nothing was overwritten.
+      </p>
+      <div className="conflict-sides">
+        <div>
+          <h5>Theirs (v{c.current})</h5>
+          <pre>{typeof c.theirs === 'string' ? c.theirs : JSON.stringify(c.theirs, null, 2)}</pre>
+        </div>
+        <div>
+          <h5>Yours</h5>
+          <pre>{typeof c.mine === 'string' ? c.mine : JSON.stringify(c.mine, null, 2)}</pre>
+        </div>
+      </div>
+      <div className="inline-actions">
+        <button type="button" className="btn secondary small" onClick={onReload}>
+          Reload theirs (drop mine)
+        </button>
+        <button type="button" className="btn primary small" onClick={onMerge}>
+          Merge: edit on top of theirs
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function DocumentEditor({ obj, reload }: { obj: WorkspaceObject; reload: () => void }) {
+  const [text, setText] = useState(typeof obj.content === 'string' ? obj.content : ((obj.content as { text?: string })?.text ?? ''));
+  const [base, setBase] = useState(obj.currentVersion);
+  const { save, conflict, setConflict, error, busy } = useSave(obj, reload);
+  return (
+    <section className="doc-editor" aria-label={`Edit ${obj.name}`}>
+      <label htmlFor="doc-text">Document (editing version {base})</label>
+      <textarea id="doc-text" rows={14} value={text} onChange={(e) => setText(e.target.value)} />
+      <div className="form-actions">
+        <button type="button" className="btn primary" disabled={busy} onClick={() => void save(text, base).then((ok) => ok && setBase(base + 1))}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+      {error && <p className="error" role="alert">{error}</p>}
+      {conflict && (
+        <ConflictBox
+          c={conflict}
+          onReload={() => {
+            setText(typeof conflict.theirs === 'string' ? conflict.theirs : '');
+            setBase(conflict.current);
+            setConflict(null);
+          }}
+          onMerge={() => {
+            const theirs = typeof conflict.theirs === 'string' ? conflict.theirs : '';
+            setText(`${theirs}\n\n<<<<<<< yours\n${text}\n>>>>>>>`);
+            setBase(conflict.current);
+            setConflict(null);
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+type FlowNode = { id: string; type?: string; label?: string; params?: Record<string, unknown> };
+type Flow = { nodes: FlowNode[]; edges?: { from: string; to: string }[] };
+
+function FlowView({ obj, reload }: { obj: WorkspaceObject; reload: () => void }) {
+  const flow = ((obj.content as Flow | null) ?? { nodes: [] }) as Flow;
+  const [nodes, setNodes] = useState<FlowNode[]>(flow.nodes ?? []);
+  const [base, setBase] = useState(obj.currentVersion);
+  const { save, conflict, setConflict, error, busy } = useSave(obj, reload);
+  return (
+    <section className="flow" aria-label={`Flow ${obj.name}`}>
+      <ol className="flow-nodes">
+        {nodes.map((n, i) => (
+          <li key={n.id} className="flow-node">
+            <strong>{n.label ?? n.type ?? n.id}</strong>
+            <label>
+              <span className="sr-only">Parameters of {n.label ?? n.id}</span>
+              <textarea
+                rows={3}
+                defaultValue={JSON.stringify(n.params ?? {}, null, 1)}
+                onBlur={(e) => {
+                  try {
+                    const params = JSON.parse(e.target.value) as Record<string, unknown>;
+                    setNodes(nodes.map((x, j) => (j === i ? { ...x, params } : x)));
+                  } catch {
+                    e.target.setCustomValidity('Not valid JSON');
+                    e.target.reportValidity();
+                  }
+                }}
+              />
+            </label>
+            {flow.edges?.filter((ed) => ed.from === n.id).map((ed) => (
+              <span key={ed.to} className="muted small">
+                → {ed.to}
+              </span>
+            ))}
+          </li>
+        ))}
+      </ol>
+      <button type="button" className="btn primary" disabled={busy} onClick={() => void save({ ...flow, nodes }, base).then((ok) => ok && setBase(base + 1))}>
+        {busy ? 'Saving…' : 'Save flow'}
+      </button>
+      {error && <p className="error" role="alert">{error}</p>}
+      {conflict && (
+        <ConflictBox
+          c={conflict}
+          onReload={() => {
+            setNodes(((conflict.theirs as Flow | null)?.nodes ?? []) as FlowNode[]);
+            setBase(conflict.current);
+            setConflict(null);
+          }}
+          onMerge={() => {
+            // Per node: theirs where I did not change a node, mine where I did.
+            const theirs = ((conflict.theirs as Flow | null)?.nodes ?? []) as FlowNode[];
+            const original = flow.nodes ?? [];
+            setNodes(theirs.map((t) => {
+              const mine = nodes.find((n) => n.id === t.id);
+              const orig = original.find((n) => n.id === t.id);
+              return mine && JSON.stringify(mine) !== JSON.stringify(orig) ? mine : t;
+            }));
+            setBase(conflict.current);
+            setConflict(null);
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+export function Workspace() {
+  const session = useSession();
+  const [kind, setKind] = useState<ObjectKind | null>(null);
+  const [objects, setObjects] = useState<WorkspaceObject[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [detail, setDetail] = useState<WorkspaceObject | null>(null);
+  const version = useBusVersion();
+
+  const load = useCallback(async () => {
+    try {
+      const d = await request<ObjectsResult, { workspaceId: string; kind: ObjectKind | null }>(ObjectsQuery, { workspaceId: session.workspaceId, kind });
+      setObjects(d.workspace.objects.edges.map((e) => e.node));
+      setError(null);
+    } catch (e) {
+      setError(describeError(e));
+    }
+  }, [session.workspaceId, kind]);
+  const loadDetail = useCallback(async () => {
+    if (!selected) return setDetail(null);
+    try {
+      const d = await request<ObjectResult, { id: string }>(ObjectQuery, { id: selected });
+      setDetail(d.node);
+    } catch (e) {
+      setError(describeError(e));
+    }
+  }, [selected]);
+  const refresh = useThrottled(() => void load(), 500);
+  useEffect(() => void load(), [load]);
+  useEffect(() => refresh(), [version, refresh]);
+  useEffect(() => void loadDetail(), [loadDetail]);
+
+  return (
+    <div className="page workspace">
+      <h1>Workspace</h1>
+      <div className="tabs" role="tablist" aria-label="Kinds">
+        {KINDS.map((k) => (
+          <button key={k.label} role="tab" aria-selected={kind === k.value} className={`tab${kind === k.value ? ' active' : ''}`} onClick={() => setKind(k.value)}>
+            {k.label}
+          </button>
+        ))}
+      </div>
+      {error && <p className="notice" role="alert">{error}</p>}
+      <div className="ws-grid">
+        <ul className="gallery" aria-label="Assets">
+          {objects?.length === 0 && <li className="muted">Nothing here yet.</li>}
+          {objects?.map((o) => (
+            <li key={o.id}>
+              <button type="button" className={`asset${selected === o.id ? ' selected' : ''}`} onClick={() => setSelected(o.id)} aria-current={selected === o.id ? 'true' : undefined}>
+                <span className="thumb">
+                  {o.file?.mime.startsWith('image/') ? <img src={fileUrl(o.file.name)} alt="" width={140} height={140} /> : <span aria-hidden="true">{o.kind === 'DOCUMENT' ? '¶' : o.kind === 'FLOW' ? '⇶' : '◻'}</span>}
+                </span>
+                <span className="asset-name">{o.name}</span>
+                <span className="muted small">
+                  {o.kind.toLowerCase().replace('_', ' ')} · v{o.currentVersion}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        {detail && (
+          <section className="asset-detail" aria-label={detail.name}>
+            <h2>{detail.name}</h2>
+            <p className="muted">
+              Version {detail.currentVersion} · {provenanceText(detail.provenance)}
+            </p>
+            {detail.notices?.length ? (
+              <ul className="notices" aria-label="Change notices">
+                {detail.notices.map((n) => (
+                  <li key={n.id}>
+                    {n.text} <span className="muted small">({new Date(n.createdAt).toLocaleString()})</span>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {detail.kind === 'DOCUMENT' && <DocumentEditor key={`${detail.id}:${detail.currentVersion}`} obj={detail} reload={() => void loadDetail()} />}
+            {detail.kind === 'FLOW' && <FlowView key={`${detail.id}:${detail.currentVersion}`} obj={detail} reload={() => void loadDetail()} />}
+            {detail.file && detail.file.mime.startsWith('image/') && <img className="preview" src={fileUrl(detail.file.name)} alt={detail.name} />}
+            <h3>Versions</h3>
+            <ol className="versions" reversed>
+              {[...(detail.versions ?? [])].reverse().map((v) => (
+                <li key={v.version}>
+                  v{v.version} · {new Date(v.createdAt).toLocaleString()} {v.author ? `· ${v.author.name}` : ''} {v.note ? `· ${v.note}` : ''}
+                </li>
+              ))}
+            </ol>
+          </section>
+        )}
+      </div>
+    </div>
+  );
+}

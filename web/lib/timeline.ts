@@ -1,0 +1,88 @@
+// A task's events as a readable timeline of milestones (the raw log stays behind a toggle).
+export type TaskEventView = {
+  seq: number;
+  type: string;
+  occurredAt: string;
+  redacted: boolean;
+  payload?: unknown;
+  actor: { kind: string; user?: { name: string } | null };
+};
+
+export type Milestone = { seq: number; at: string; text: string; tone: 'info' | 'good' | 'warn' | 'bad' | 'you' };
+
+const STATUS_WORDS: Record<string, string> = {
+  QUEUED: 'queued',
+  RUNNING: 'working',
+  WAITING: 'waiting',
+  PAUSED: 'paused',
+  COMPLETED: 'finished',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+  BUDGET_EXCEEDED: 'stopped at the budget cap',
+};
+
+const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+const clip = (s: string, n = 140) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+export function statusWord(s: string) {
+  return STATUS_WORDS[s] ?? s.toLowerCase();
+}
+
+export type MilestoneContext = { choiceLabel?: (approvalId: string, choice: string) => string | undefined };
+
+export function milestone(e: TaskEventView, ctx: MilestoneContext = {}): Milestone | null {
+  const p = (e.payload ?? {}) as Record<string, unknown>;
+  const who = e.actor.kind === 'USER' ? (e.actor.user?.name ?? 'You') : e.actor.kind === 'AGENT' ? 'The agent' : 'Atelier';
+  const m = (text: string, tone: Milestone['tone'] = 'info'): Milestone => ({ seq: e.seq, at: e.occurredAt, text, tone });
+  switch (e.type) {
+    case 'TASK_CREATED':
+      return m(`Task started${str(p.title) ? `: ${clip(str(p.title))}` : ''}`);
+    case 'MESSAGE_RECEIVED':
+      return m(`${who === 'Atelier' ? 'A message' : `${who}:`} “${clip(str(p.text) || 'message')}”`, 'you');
+    case 'CHECKLIST_UPDATED': {
+      const items = Array.isArray(p.items) ? (p.items as { status?: string }[]) : [];
+      const done = items.filter((i) => i.status === 'DONE' || i.status === 'SKIPPED').length;
+      const reason = str(p.reason);
+      if (reason === 'plan' || /^plan/i.test(reason)) return m(`Plan (version ${str(p.version)}): ${items.length} steps`);
+      if (/^result for/.test(reason)) return null; // shown by the result itself
+      return m(`Checklist: ${done} of ${items.length} steps done${reason ? ` (${clip(reason, 60)})` : ''}`, done === items.length && items.length ? 'good' : 'info');
+    }
+    case 'APPROVAL_REQUESTED':
+      return m(`Needs your decision: ${clip(str(p.title) || 'approval')}`, 'warn');
+    case 'APPROVAL_RESOLVED': {
+      const d = str(p.status || p.decision);
+      const choice = str(p.choice) ? (ctx.choiceLabel?.(str(p.approvalId), str(p.choice)) ?? str(p.choice)) : '';
+      return m(`${d === 'REJECTED' ? 'Declined' : d === 'CANCELLED' ? 'Withdrawn' : 'Approved'}${choice ? `: ${clip(choice, 60)}` : ''}`, d === 'REJECTED' ? 'bad' : 'good');
+    }
+    case 'JOB_SUBMITTED':
+      return m(`Generation started${str(p.kind) ? ` (${str(p.kind).toLowerCase()})` : ''}`);
+    case 'JOB_SUCCEEDED':
+      return m('A result is ready', 'good');
+    case 'JOB_FAILED':
+      return m(`A generation failed${str(p.error) ? `: ${clip(str(p.error), 80)}` : ''}`, 'bad');
+    case 'TASK_STATUS_CHANGED': {
+      const to = str(p.to || p.status);
+      const reason = str(p.reason);
+      if (!to) return null;
+      return m(`Now ${statusWord(to)}${reason ? ` — ${clip(reason, 90)}` : ''}`, to === 'COMPLETED' ? 'good' : to === 'FAILED' || to === 'CANCELLED' || to === 'BUDGET_EXCEEDED' ? 'bad' : to === 'PAUSED' ? 'warn' : 'info');
+    }
+    case 'SIGNAL_RECEIVED':
+      return m(`${who} sent ${str(p.signal).toLowerCase().replace('_', ' ') || 'a signal'}${str(p.text || p.reason) ? `: “${clip(str(p.text || p.reason), 80)}”` : ''}`, 'you');
+    case 'TASK_DELIVERED':
+      return m(`Delivered${str(p.summary) ? `: ${clip(str(p.summary).replace(/\b(?:job|object):[0-9a-f-]{36}\b/g, 'result').replace(/^Delivered[.:]?\s*/, ''), 160)}` : ''}`, 'good');
+    case 'CONTINUATION_DECIDED': {
+      const d = str(p.decision);
+      if (d === 'next') return null;
+      return m(`${d === 'complete' ? 'Done' : d === 'suspend' ? 'Waiting for results' : d === 'card' ? 'Asking you' : d === 'stop' ? 'Stopped' : 'Next'}${str(p.reason) ? ` — ${clip(str(p.reason), 90)}` : ''}`, d === 'stop' ? 'warn' : 'info');
+    }
+    case 'TASK_MERGED':
+    case 'TASK_MERGED_IN':
+      return m('Merged with another task');
+    case 'TASK_PROMOTED':
+      return m('Kept as a persistent task');
+    case 'MEMORY_UNAVAILABLE':
+      return m('Long-term memory was slow; went on without it', 'warn');
+    default:
+      return null;
+  }
+}
