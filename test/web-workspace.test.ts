@@ -1,7 +1,6 @@
-// Workspace objects and memory in a real browser. The objects API (issue 7) and the memory API are
-// merged in parallel: these tests run once schema.graphql has them (until then they are skipped,
-// and the pages say in words that the feature is not available on this server yet — checked here).
-// Field and mutation names follow the issue brief and may need adapting at merge.
+// Workspace objects and memory in a real browser: a document save against a stale base version
+// shows the conflict (reload or merge) instead of overwriting; a remembered fact shows its source,
+// and forgetting it goes through the confirmation card.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
@@ -38,20 +37,12 @@ async function raw<T>(query: string, variables: Record<string, unknown>): Promis
   return body.data!;
 }
 
-test('without the objects/memory APIs, the pages explain it in words (no raw JSON)', { skip: hasObjects && hasMemory }, async () => {
-  await page.goto(`${w.url}/workspace`);
-  if (!hasObjects) await page.getByText('not available on this server yet').waitFor();
-  await shot(page, '20-workspace-unavailable');
-  await page.goto(`${w.url}/memory`);
-  if (!hasMemory) await page.getByText('not available on this server yet').waitFor();
-  assert.doesNotMatch(await page.locator('main').innerText(), /[{}]"|extensions/);
-});
-
-test('document editor: a stale save shows the conflict (reload or merge) instead of overwriting', { skip: !hasObjects && 'workspace objects API not merged yet' }, async () => {
+test('document editor: a stale save shows the conflict (reload or merge) instead of overwriting', async () => {
+  assert.ok(hasObjects, 'the objects API is in the schema');
   const wsId = toGlobalId('Workspace', w.a.workspaceId);
   const created = await raw<{ createObject: { object: { id: string; currentVersion: number } } }>(
     `mutation($input: CreateObjectInput!) { createObject(input: $input) { object { id currentVersion } } }`,
-    { input: { workspaceId: wsId, kind: 'DOCUMENT', name: 'Brand brief', content: 'Warm, retro, friendly.' } },
+    { input: { workspaceId: wsId, kind: 'DOCUMENT', name: 'Brand brief', content: { markdown: 'Warm, retro, friendly.' } } },
   );
   const obj = created.createObject.object;
   await page.goto(`${w.url}/workspace`);
@@ -60,7 +51,7 @@ test('document editor: a stale save shows the conflict (reload or merge) instead
   await editor.fill('Warm, retro, friendly. Orange and brown.');
   // Someone else saves first.
   await raw(`mutation($input: UpdateObjectInput!) { updateObject(input: $input) { object { id currentVersion } } }`, {
-    input: { objectId: obj.id, baseVersion: obj.currentVersion, content: 'Warm, retro, friendly. No orange!' },
+    input: { objectId: obj.id, baseVersion: obj.currentVersion, content: { markdown: 'Warm, retro, friendly. No orange!' } },
   });
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByTestId('conflict').waitFor();
@@ -70,7 +61,8 @@ test('document editor: a stale save shows the conflict (reload or merge) instead
   assert.match(await editor.inputValue(), /Orange and brown/);
 });
 
-test('memory: see what is remembered with its source; forgetting asks for confirmation first', { skip: !hasMemory && 'memory API not merged yet' }, async () => {
+test('memory: see what is remembered with its source; forgetting asks for confirmation first', async () => {
+  assert.ok(hasMemory, 'the memory API is in the schema');
   await page.goto(`${w.url}/`);
   const box = page.getByLabel('Message');
   await box.fill('our brand color is deep orange');

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { WebApprovalFragment } from '../gql/graphql';
 import { describeError, newKey, request } from '../lib/client';
 import { useSession } from '../lib/hooks';
-import { CorrectMemoryMutation, ForgetMemoryMutation, MemoriesQuery, type MemoriesResult, type MemoryView } from '../lib/pending/memory.pending';
+import { CorrectMemoryMutation, ForgetMemoryMutation, MemoriesQuery, toMemoryView, type MemoriesResult, type MemoryView } from '../lib/pending/memory.pending';
 import { ApprovalCard } from './ApprovalCard';
 
 function MemoryItem({ m, reload }: { m: MemoryView; reload: () => void }) {
@@ -19,7 +19,7 @@ function MemoryItem({ m, reload }: { m: MemoryView; reload: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      await request(CorrectMemoryMutation, { input: { memoryId: m.id, content: text, idempotencyKey: newKey() } });
+      await request(CorrectMemoryMutation, { input: { memoryId: m.id, value: text, idempotencyKey: newKey() } });
       setEditing(false);
       reload();
     } catch (e) {
@@ -32,7 +32,7 @@ function MemoryItem({ m, reload }: { m: MemoryView; reload: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const r = await request<{ forgetMemory: { approval: WebApprovalFragment } }, object>(ForgetMemoryMutation, { input: { memoryId: m.id, idempotencyKey: newKey() } });
+      const r = await request<{ forgetMemory: { approval: WebApprovalFragment } }, object>(ForgetMemoryMutation, { input: { memoryId: m.id } });
       setApproval(r.forgetMemory.approval);
     } catch (e) {
       setError(describeError(e));
@@ -104,7 +104,7 @@ export function Memory() {
   const load = useCallback(async () => {
     try {
       const d = await request<MemoriesResult, { workspaceId: string }>(MemoriesQuery, { workspaceId: session.workspaceId });
-      setItems(d.workspace.memories.edges.map((e) => e.node));
+      setItems(d.workspace.memories.edges.map((e) => toMemoryView(e.node)));
       setError(null);
     } catch (e) {
       setError(describeError(e));

@@ -11,6 +11,8 @@ import {
   ObjectsQuery,
   UpdateObjectMutation,
   type ObjectKind,
+  toContent,
+  toView,
   type ObjectResult,
   type ObjectsResult,
   type UpdateObjectResult,
@@ -50,7 +52,7 @@ function useSave(obj: WorkspaceObject, onSaved: () => void) {
       setBusy(true);
       setError(null);
       try {
-        await request<UpdateObjectResult, UpdateObjectVars>(UpdateObjectMutation, { input: { objectId: obj.id, baseVersion, content, idempotencyKey: newKey() } });
+        await request<UpdateObjectResult, UpdateObjectVars>(UpdateObjectMutation, { input: { objectId: obj.id, baseVersion, content: toContent(obj.kind, content), idempotencyKey: newKey() } });
         setConflict(null);
         onSaved();
         return true;
@@ -59,7 +61,7 @@ function useSave(obj: WorkspaceObject, onSaved: () => void) {
           const fresh = await request<ObjectResult, { id: string }>(ObjectQuery, { id: obj.id }).catch(() => null);
           setConflict({
             current: (e.extensions.currentVersion as number | undefined) ?? fresh?.node?.currentVersion ?? baseVersion,
-            theirs: fresh?.node?.content ?? e.extensions.currentContent,
+            theirs: fresh?.node ? toView(fresh.node).content : e.extensions.currentContent,
             mine: content,
             message: e.message,
           });
@@ -216,7 +218,7 @@ export function Workspace() {
   const load = useCallback(async () => {
     try {
       const d = await request<ObjectsResult, { workspaceId: string; kind: ObjectKind | null }>(ObjectsQuery, { workspaceId: session.workspaceId, kind });
-      setObjects(d.workspace.objects.edges.map((e) => e.node));
+      setObjects(d.workspace.objects.edges.map((e) => toView(e.node)));
       setError(null);
     } catch (e) {
       setError(describeError(e));
@@ -226,7 +228,7 @@ export function Workspace() {
     if (!selected) return setDetail(null);
     try {
       const d = await request<ObjectResult, { id: string }>(ObjectQuery, { id: selected });
-      setDetail(d.node);
+      setDetail(d.node ? toView(d.node) : null);
     } catch (e) {
       setError(describeError(e));
     }

@@ -1,5 +1,5 @@
-// Long-term memory API (merged in parallel): kept OUT of codegen until Workspace.memories,
-// correctMemory and forgetMemory are in schema.graphql; move into lib/documents.ts at merge.
+// Long-term memory API: hand-written documents against schema.graphql, mapped to the view's shape
+// (toMemoryView). TODO: move into lib/documents.ts (codegen-typed).
 export type MemoryView = {
   id: string;
   subject: string;
@@ -13,6 +13,35 @@ export type MemoryView = {
   versions: { id: string; content: string; status: string; createdAt: string }[];
 };
 
+type RawMemory = {
+  id: string;
+  subjectKey: string;
+  content: string;
+  kind: string;
+  scope: string;
+  origin: string;
+  status: string;
+  createdAt: string;
+  evidence: { evidence: { id: string; excerpt: string | null; occurredAt: string; status: string } }[];
+  versions: { number: number; content: string | null; value: string | null; status: string; validFrom: string }[];
+};
+
+/** The API's shape → the view's. */
+export function toMemoryView(m: RawMemory): MemoryView {
+  return {
+    id: m.id,
+    subject: m.subjectKey,
+    content: m.content,
+    kind: m.kind,
+    scope: m.scope,
+    origin: m.origin,
+    status: m.status,
+    createdAt: m.createdAt,
+    sources: m.evidence.map((c) => ({ id: c.evidence.id, text: c.evidence.status === 'REVOKED' ? '(source revoked)' : (c.evidence.excerpt ?? '(not shown)'), createdAt: c.evidence.occurredAt })),
+    versions: m.versions.map((v) => ({ id: String(v.number), content: v.content ?? v.value ?? '(cleared)', status: v.status, createdAt: v.validFrom })),
+  };
+}
+
 export const MemoriesQuery = /* GraphQL */ `
   query WebMemories($workspaceId: ID!) {
     workspace(id: $workspaceId) {
@@ -20,16 +49,16 @@ export const MemoriesQuery = /* GraphQL */ `
       memories(first: 100) {
         edges {
           node {
-            id subject content kind scope origin status createdAt
-            sources { id text createdAt }
-            versions { id content status createdAt }
+            id subjectKey content kind scope origin status createdAt
+            evidence { evidence { id excerpt occurredAt status } }
+            versions { number content value status validFrom }
           }
         }
       }
     }
   }
 `;
-export type MemoriesResult = { workspace: { id: string; memories: { edges: { node: MemoryView }[] } } };
+export type MemoriesResult = { workspace: { id: string; memories: { edges: { node: RawMemory }[] } } };
 
 export const CorrectMemoryMutation = /* GraphQL */ `
   mutation WebCorrectMemory($input: CorrectMemoryInput!) {
