@@ -38,6 +38,11 @@ export type ContextOptions = {
   previewChars: number;
   /** Upper bound of one stage-3 summary. */
   summaryChars: number;
+  /**
+   * Once started, compaction goes on (next stage) until the request is below this share of
+   * compactAtChars: the hysteresis keeps compactions — each a new prefix — rare.
+   */
+  compactToRatio: number;
 };
 
 export const DEFAULT_CONTEXT_OPTIONS: ContextOptions = {
@@ -46,6 +51,7 @@ export const DEFAULT_CONTEXT_OPTIONS: ContextOptions = {
   largeResultChars: 1_500,
   previewChars: 200,
   summaryChars: 2_400,
+  compactToRatio: 0.5,
 };
 
 /** An elided output as the model sees it: enough to decide whether to read the original. */

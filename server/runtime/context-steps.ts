@@ -49,9 +49,11 @@ function transcript(steps: readonly HistoryStep[]): string {
 export async function compactIfNeeded(rt: RuntimeDeps, claim: Claim, inputs: ContextInputs, opts: ContextOptions): Promise<CompactionRecord[]> {
   let records = await loadCompactions(rt.prisma, claim.taskId);
   const n = inputs.steps.length;
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < 4; round++) {
     const chars = renderContext(inputs, records, opts).reduce((k, m) => k + messageChars(m), 0);
-    const plan = planCompaction({ chars, steps: inputs.steps, records, reviseOrdinals: inputs.reviseOrdinals, checklist: inputs.dynamics.checklist, opts });
+    // Start above compactAtChars; once started, go on to the next stage until below the target.
+    const limit = round === 0 ? opts.compactAtChars : Math.floor(opts.compactAtChars * opts.compactToRatio);
+    const plan = planCompaction({ chars, steps: inputs.steps, records, reviseOrdinals: inputs.reviseOrdinals, checklist: inputs.dynamics.checklist, opts: { ...opts, compactAtChars: limit } });
     if (!plan) break;
     let text = plan.text ?? '';
     let model: string | null = null;
