@@ -22,6 +22,7 @@ import { defineTool, type ToolDef } from '../server/runtime/tools/types.ts';
 import { taskCost } from '../server/services/costs/task-cost.ts';
 import { createTask } from '../server/services/tasks/create-task.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { toGlobalId } from './helpers/clients.ts';
 
 const task = { title: 'Autumn poster', goal: 'A poster for the autumn fair', language: null };
 
@@ -248,6 +249,21 @@ describe('in the runtime (database)', () => {
     const cost = await taskCost(t.app.deps.prisma, created.id);
     assert.equal(cost.modelCalls, steps.length);
     assert.ok(Math.abs(cost.modelCents - steps.reduce((n, s) => n + (s.costCents ?? 0), 0)) < 1e-9);
+    // …and in the API.
+    const res = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.a.ownerToken}` },
+      body: JSON.stringify({
+        query: 'query($id: ID!, $ws: ID!) { node(id: $id) { ... on Task { cost { modelCents generationCents totalCents modelCalls inputTokens } } } ws: node(id: $ws) { ... on Workspace { costSummary { modelCalls totalCents completedTasks centsPerCompletedTask } } } }',
+        variables: { id: toGlobalId('Task', created.id), ws: toGlobalId('Workspace', t.a.workspaceId) },
+      }),
+    });
+    const body = (await res.json()) as { data: { node: { cost: { modelCalls: number; totalCents: number } }; ws: { costSummary: { modelCalls: number; completedTasks: number; centsPerCompletedTask: number } } }; errors?: unknown };
+    assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+    assert.equal(body.data.node.cost.modelCalls, steps.length);
+    assert.ok(Math.abs(body.data.node.cost.totalCents - cost.totalCents) < 1e-9);
+    assert.equal(body.data.ws.costSummary.completedTasks, 1);
+    assert.ok(Math.abs(body.data.ws.costSummary.centsPerCompletedTask - cost.totalCents) < 1e-9);
     const modelCall = await t.app.deps.prisma.taskEvent.findFirstOrThrow({ where: { taskId: created.id, type: 'MODEL_CALL' } });
     assert.equal((modelCall.payload as { routing: { role: string } }).routing.role, 'worker');
     // Replay rebuilds every request, compaction included.
