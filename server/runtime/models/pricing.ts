@@ -10,10 +10,11 @@ export type PriceTable = Record<string, ModelPrice>;
 export const DEFAULT_PRICES: PriceTable = {
   'atelier-offline': { inputPerMTok: 0, cachedInputPerMTok: 0, outputPerMTok: 0 },
   'atelier-scripted': { inputPerMTok: 0, cachedInputPerMTok: 0, outputPerMTok: 0 },
-  'gpt-4o-mini': { inputPerMTok: 15, cachedInputPerMTok: 7.5, outputPerMTok: 60 },
-  'gpt-4o': { inputPerMTok: 250, cachedInputPerMTok: 125, outputPerMTok: 1000 },
-  '*router': { inputPerMTok: 15, cachedInputPerMTok: 7.5, outputPerMTok: 60 },
-  '*worker': { inputPerMTok: 250, cachedInputPerMTok: 125, outputPerMTok: 1000 },
+  // List prices at the time of writing (cents per million tokens); override with ATELIER_MODEL_PRICES.
+  'gpt-4.1': { inputPerMTok: 200, cachedInputPerMTok: 50, outputPerMTok: 800 },
+  'gpt-4.1-mini': { inputPerMTok: 40, cachedInputPerMTok: 10, outputPerMTok: 160 },
+  '*router': { inputPerMTok: 40, cachedInputPerMTok: 10, outputPerMTok: 160 },
+  '*worker': { inputPerMTok: 200, cachedInputPerMTok: 50, outputPerMTok: 800 },
 };
 
 export type Usage = { inputTokens: number; outputTokens: number; cachedTokens: number };
