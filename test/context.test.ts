@@ -2,13 +2,13 @@
 // switched at segment boundaries only, the routing rule, cost, and spans without personal text.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AIMessage } from '@langchain/core/messages';
 import { InMemorySpanExporter, BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import * as otelApi from '@opentelemetry/api';
 import { z } from 'zod';
 import type { Viewer } from '../server/auth/viewer.ts';
 import { canonicalJson } from '../server/channel/payload.ts';
-import { assembleWorkerInput, digestRequest, renderTaskState, type HistoryStep } from '../server/runtime/context.ts';
+import { assembleWorkerInput, digestRequest, dynamicsOf, renderTaskState, type HistoryStep } from '../server/runtime/context.ts';
+import { foldEvents, initialTaskState } from '../server/runtime/task-state.ts';
 import { compactView, DEFAULT_CONTEXT_OPTIONS, extractiveSummary, planCompaction, supersededAt, type CompactionRecord } from '../server/runtime/compaction.ts';
 import { runTurn } from '../server/runtime/engine.ts';
 import { callCostCents, priceOf, usageOf } from '../server/runtime/models/pricing.ts';
@@ -72,6 +72,24 @@ describe('prefix stability (pure)', () => {
     assert.match(tail, /\[approvals pending\] "Generate a video" \(120¢\)/);
     assert.match(tail, /\[generation jobs running\] 2/);
   });
+});
+
+test('the tail comes from the event fold: approvals and jobs open and close with their events', () => {
+  const ev = [
+    { type: 'TASK_CREATED', payload: { title: 'x', goal: '' } },
+    { type: 'APPROVAL_REQUESTED', payload: { approvalId: 'a1', title: 'Generate a video', quoteCents: 120 } },
+    { type: 'JOB_SUBMITTED', payload: { jobId: 'j1' } },
+    { type: 'JOB_SUBMITTED', payload: { jobId: 'j2' } },
+    { type: 'TASK_LIMITS_CHANGED', payload: { budgetCapCents: 300 } },
+  ];
+  const s1 = foldEvents(initialTaskState(), ev.map((e, i) => ({ seq: i + 1, ...e })));
+  assert.deepEqual(dynamicsOf(s1), { checklist: null, approvalsPending: [{ title: 'Generate a video', quoteCents: 120 }], jobsWaiting: 2, limits: { budgetCapCents: 300 } });
+  const s2 = foldEvents(s1, [
+    { seq: 6, type: 'APPROVAL_RESOLVED', payload: { approvalId: 'a1', status: 'APPROVED' } },
+    { seq: 7, type: 'JOB_SUCCEEDED', payload: { jobId: 'j1' } },
+  ]);
+  assert.deepEqual(dynamicsOf(s2).approvalsPending, []);
+  assert.equal(dynamicsOf(s2).jobsWaiting, 1);
 });
 
 describe('compaction (pure)', () => {
@@ -191,10 +209,9 @@ describe('in the runtime (database)', () => {
       return { text: ORIGINAL };
     },
   });
-  const model = new ScriptedChatModel(({ messages, call }) => {
+  const model = new ScriptedChatModel(({ call }) => {
     if (call < 8) return { content: `fetching ${call}`, toolCalls: [{ name: 'fetch_reference', args: { query: SECRET } }] };
     if (call === 8) return { content: 'reading back', toolCalls: [{ name: 'read_result', args: { callId: 'FIRST', offset: 0, limit: 6000 } }] };
-    void messages;
     return { content: 'done', toolCalls: [{ name: 'complete_task', args: { summary: 'references gathered' } }] };
   });
 
@@ -222,8 +239,6 @@ describe('in the runtime (database)', () => {
     const created = await createTask(t.app.deps, viewer, { workspaceId: t.a.workspaceId, title: 'Autumn poster research' });
     const turn = await t.app.deps.prisma.turn.findFirstOrThrow({ where: { taskId: created.id } });
     // read_result names the first fetch by its journal id.
-    const origInvoke = model.invoke.bind(model);
-    void origInvoke;
     const r = await runTurnWithFirstId(t, turn.id, created.id);
     assert.equal(r, 'completed');
     const steps = await t.app.deps.prisma.step.findMany({ where: { taskId: created.id }, orderBy: { index: 'asc' }, include: { toolCalls: true } });
@@ -298,4 +313,3 @@ async function runTurnWithFirstId(t: TestApp, turnId: string, taskId: string): P
     (rt.tools as unknown as { tools: Map<string, ToolDef> }).tools.set('read_result', orig);
   }
 }
-void AIMessage;

@@ -6,7 +6,7 @@ import type { Prisma } from '../db/generated/client.ts';
 import type { RuntimeDeps } from './deps.ts';
 import type { Claim } from './journal.ts';
 import { checkBoundary } from './journal.ts';
-import { activeRecords, extractiveSummary, planCompaction, summaryPrompt, type CompactionRecord, type ContextOptions } from './compaction.ts';
+import { activeRecords, extractiveSummary, supersededAt, planCompaction, summaryPrompt, type CompactionRecord, type ContextOptions } from './compaction.ts';
 import { loadCompactions, renderContext, toolResultContent, type ContextInputs, type HistoryStep } from './context.ts';
 import { openItems } from './checklist.ts';
 import type { RoutingInput } from './models/routing-rule.ts';
@@ -116,9 +116,8 @@ export async function compactIfNeeded(rt: RuntimeDeps, claim: Claim, inputs: Con
     records = [...records, { version, stage: plan.stage, fromStep: plan.fromStep, toStep: plan.toStep, atStep: n, text }];
   }
   // Summaries a REVISE superseded get marked (the rule itself is derived, compaction.ts).
-  const superseded = records.filter((r) => r.stage === 3 && r.atStep <= n && !activeRecords([r], n, inputs.reviseOrdinals).length);
-  if (superseded.length) {
-    await rt.prisma.contextSummary.updateMany({ where: { taskId: claim.taskId, version: { in: superseded.map((r) => r.version) }, supersededAtStep: null }, data: { supersededAtStep: n } });
+  for (const r of records.filter((x) => x.stage === 3 && x.atStep <= n && !activeRecords([x], n, inputs.reviseOrdinals).length)) {
+    await rt.prisma.contextSummary.updateMany({ where: { taskId: claim.taskId, version: r.version, supersededAtStep: null }, data: { supersededAtStep: supersededAt(r, inputs.reviseOrdinals) } });
   }
   return records;
 }
