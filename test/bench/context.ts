@@ -8,6 +8,10 @@
 //   npm run bench:context               full run (6 scenarios, 200-step task)
 //   npm run bench:context -- --quick    smoke run (2 scenarios, 60-step task)
 //
+// Sizes are characters of the request as sent: tool definitions (JSON schema) first, then the
+// messages. The cacheable share of a step is the longest common prefix with the task's previous
+// request over the step's size (providers cache exact prefixes; block granularity is ignored).
+//
 // Prints tables, then one line `BENCH_RESULT {json}`. Never asserts.
 import { z } from 'zod';
 import type { Viewer } from '../../server/auth/viewer.ts';
@@ -27,12 +31,26 @@ import { fmt, round, table } from './stats.ts';
 const QUICK = process.argv.includes('--quick');
 const CFG = QUICK ? { mode: 'quick', scenarios: 2, longSteps: 60 } : { mode: 'full', scenarios: SCENARIOS.length, longSteps: 200 };
 
-type StepStat = { ordinal: number; chars: number; prefix: number; share: number; compactions: number[]; model: string; role: string };
+type StepStat = { ordinal: number; chars: number; prefix: number; share: number; compactions: number[]; model: string; role: string; breakAt: string };
 
-/** The request as a provider sees it, in order: tool definitions, then the messages. */
-function parts(request: unknown): string[] {
-  const r = (request ?? {}) as { tools?: unknown; messages?: unknown[] };
-  return [canonicalJson(r.tools ?? []), ...(r.messages ?? []).map((m) => canonicalJson(m))];
+/** Where the request first differs from the previous one: t = tool definitions, m<i> = message i. */
+function breakAt(a: string[] | null, b: string[]): string {
+  if (!a) return '-';
+  let i = 0;
+  while (i < Math.min(a.length, b.length) && a[i] === b[i]) i++;
+  return i === 0 ? 't' : `m${i - 1}`;
+}
+
+type Registry = { forModel(): { function: { name: string } }[] };
+
+/**
+ * The request as a provider sees it, in order: the tool definitions (the recorded request keeps
+ * only their names; the definitions come from the registry), then the messages.
+ */
+function parts(request: unknown, registry: Registry): string[] {
+  const r = (request ?? {}) as { tools?: string[]; messages?: unknown[] };
+  const defs = new Map(registry.forModel().map((d) => [d.function.name, d]));
+  return [canonicalJson((r.tools ?? []).map((n) => defs.get(n) ?? n)), ...(r.messages ?? []).map((m) => canonicalJson(m))];
 }
 
 function commonPrefix(a: string[], b: string[]): number {
@@ -51,18 +69,19 @@ function commonPrefix(a: string[], b: string[]): number {
   return n;
 }
 
-async function taskStats(prisma: PrismaClient, taskId: string): Promise<StepStat[]> {
+async function taskStats(prisma: PrismaClient, registry: Registry, taskId: string): Promise<StepStat[]> {
   const steps = await prisma.step.findMany({ where: { taskId }, include: { turn: { select: { number: true } } } });
   steps.sort((a, b) => a.turn.number - b.turn.number || a.index - b.index);
   const rows = await prisma.contextSummary.findMany({ where: { taskId }, orderBy: { version: 'asc' } });
   let prev: string[] | null = null;
   return steps.map((s, ordinal) => {
-    const p = parts(s.request);
+    const p = parts(s.request, registry);
     const chars = p.reduce((n, x) => n + x.length, 0);
     const prefix = prev ? commonPrefix(prev, p) : 0;
+    const brk = breakAt(prev, p);
     prev = p;
     const routing = (s.routing ?? {}) as { role?: string };
-    return { ordinal, chars, prefix, share: chars ? prefix / chars : 0, compactions: rows.filter((r) => r.atStep === ordinal).map((r) => r.stage), model: s.model, role: routing.role ?? '?' };
+    return { ordinal, chars, prefix, share: chars ? prefix / chars : 0, compactions: rows.filter((r) => r.atStep === ordinal).map((r) => r.stage), model: s.model, role: routing.role ?? '?', breakAt: brk };
   });
 }
 
@@ -93,7 +112,7 @@ for (const s of SCENARIOS.slice(0, CFG.scenarios)) {
       const prisma = ctx.t.app.deps.prisma;
       const tasks = await prisma.task.findMany({ where: { workspaceId: ctx.t.a.workspaceId }, select: { id: true, title: true }, orderBy: { createdAt: 'asc' } });
       for (const task of tasks) {
-        const stats = await taskStats(prisma, task.id);
+        const stats = await taskStats(prisma, ctx.t.app.deps.runtime.tools, task.id);
         if (!stats.length) continue;
         const sum = summarize(`${s.name.slice(0, 28)} / ${task.title.slice(0, 24)}`, stats);
         scenarioSummaries.push(sum);
@@ -104,15 +123,16 @@ for (const s of SCENARIOS.slice(0, CFG.scenarios)) {
           stats.map((x, i) => (i === 0 ? '-' : `${Math.round(x.share * 100)}`)).join(' '),
           sum.compactions.join(',') || '-',
           `${Math.round(sum.smallModelShare * 100)}%`,
+          stats.map((x) => x.breakAt).join(' '),
         ]);
       }
     });
   } catch (e) {
-    scenarioRows.push([`${s.name} FAILED: ${(e as Error).message.slice(0, 80)}`, '', '', '', '', '']);
+    scenarioRows.push([`${s.name} FAILED: ${(e as Error).message.slice(0, 80)}`, '', '', '', '', '', '']);
   }
 }
 console.log(`context benchmark (${CFG.mode})\n\n1. scenario runs: request size per step, cacheable prefix share (%) vs the task's previous request`);
-console.log(table(['scenario / task', 'steps', 'size per step', 'cacheable % per step', 'compactions (step:stage)', 'small model'], scenarioRows));
+console.log(table(['scenario / task', 'steps', 'size per step', 'cacheable % per step', 'compactions (step:stage)', 'small model', 'first change (t=tools, m<i>=message)'], scenarioRows));
 const longer = scenarioSummaries.filter((x) => x.steps >= 6);
 const pooled = (xs: typeof scenarioSummaries) => (xs.length ? xs.reduce((n, x) => n + x.cacheableShare * (x.steps - 1), 0) / xs.reduce((n, x) => n + x.steps - 1, 0) : NaN);
 console.log(`cacheable share, tasks with ≥ 6 steps: ${fmt(pooled(longer) * 100, 1)}% (target ≥ 80%); all tasks with ≥ 2 steps: ${fmt(pooled(scenarioSummaries.filter((x) => x.steps >= 2)) * 100, 1)}%\n`);
@@ -154,7 +174,7 @@ async function longTask(label: string, compactAtChars: number) {
     const started = Date.now();
     const outcome = (await runTurn(t.app.deps.runtime, turn.id, { workerId: 'bench' })).outcome;
     const ms = Date.now() - started;
-    const stats = await taskStats(t.app.deps.prisma, task.id);
+    const stats = await taskStats(t.app.deps.prisma, t.app.deps.runtime.tools, task.id);
     const replay = await replayTask(t.app.deps.prisma, task.id);
     return { outcome, ms, stats, replayOk: replay.divergence === null };
   } finally {
