@@ -110,6 +110,8 @@ export async function createApp(config: Config, connectionString: string, opts: 
       maxStepsPerTurn: config.runtime.maxStepsPerTurn,
       maxTurnsPerTask: config.runtime.maxTurnsPerTask,
       maxIdleTurns: config.runtime.maxIdleTurns,
+      context: config.runtime.context,
+      prices: config.runtime.prices,
     },
   };
   const embedder =

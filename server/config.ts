@@ -1,5 +1,7 @@
 // Process configuration, parsed once at start-up from the environment (zod at the boundary).
 import { z } from 'zod';
+import type { ContextOptions } from './runtime/compaction.ts';
+import { priceTableFromEnv, type PriceTable } from './runtime/models/pricing.ts';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
@@ -37,6 +39,11 @@ const EnvSchema = z.object({
   ATELIER_MAX_STEPS_PER_TURN: z.coerce.number().int().min(1).max(200).default(12),
   ATELIER_MAX_TURNS_PER_TASK: z.coerce.number().int().min(1).max(1000).default(25),
   ATELIER_MAX_IDLE_TURNS: z.coerce.number().int().min(1).max(100).default(2),
+  /** Context compaction starts above this many characters of request (issue 9). */
+  ATELIER_CONTEXT_COMPACT_AT_CHARS: z.coerce.number().int().min(2000).default(40_000),
+  ATELIER_CONTEXT_KEEP_RECENT_STEPS: z.coerce.number().int().min(1).max(100).default(6),
+  /** Model prices, JSON: { "<model>": { inputPerMTok, cachedInputPerMTok, outputPerMTok } } in cents. */
+  ATELIER_MODEL_PRICES: z.string().optional(),
   /// Module adding tools (and optionally a model) to the runtime: `export default { tools, model }`.
   ATELIER_RUNTIME_PLUGIN: z.string().optional(),
   /// `openai`: images through the OpenAI Images API (needs OPENAI_API_KEY); other kinds stay simulated.
@@ -79,6 +86,9 @@ export type Config = {
     maxTurnsPerTask: number;
     maxIdleTurns?: number;
     plugin: string | undefined;
+    /** Context compaction (runtime/compaction.ts). */
+    context?: Partial<ContextOptions>;
+    prices?: PriceTable;
   };
   /** Long-term memory: retrieval for a worker step gives up after this (the step goes on without it). */
   memory?: { timeoutMs: number };
@@ -125,6 +135,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTurnsPerTask: e.ATELIER_MAX_TURNS_PER_TASK,
       maxIdleTurns: e.ATELIER_MAX_IDLE_TURNS,
       plugin: e.ATELIER_RUNTIME_PLUGIN,
+      context: { compactAtChars: e.ATELIER_CONTEXT_COMPACT_AT_CHARS, keepRecentSteps: e.ATELIER_CONTEXT_KEEP_RECENT_STEPS },
+      prices: priceTableFromEnv(e.ATELIER_MODEL_PRICES),
     },
     memory: { timeoutMs: e.ATELIER_MEMORY_TIMEOUT_MS },
   };

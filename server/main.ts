@@ -2,6 +2,7 @@
 // starts an embedded PostgreSQL (data in .data/), migrates, creates a workspace and an owner token
 // on first start. `npm run worker` (--worker-only) runs just a worker against the same database.
 import { createApp } from './app.ts';
+import { installOtlpTracer } from './runtime/telemetry.ts';
 import { loadConfig } from './config.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
 import { ensureDatabase, migrate } from './db/migrate.ts';
@@ -28,6 +29,11 @@ async function main() {
   const m = await migrate(url).catch(failStop);
   if (m.applied.length) log.info('migrations applied', { applied: m.applied });
 
+  // Tracing is off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (then spans go there over OTLP/HTTP).
+  const stopTracing = await installOtlpTracer().catch((e) => {
+    log.warn('tracing not started', { error: (e as Error).message });
+    return null;
+  });
   const app = await createApp(config, url, { log }).catch(failStop);
   // --worker-only: no API (scale workers separately); --api-only: no worker (scale API processes).
   const workerOnly = process.argv.includes('--worker-only');
@@ -82,6 +88,7 @@ async function main() {
     stopping = true;
     log.info('shutting down', { signal });
     await app.close().catch((e) => log.error('close failed', { error: (e as Error).message }));
+    await stopTracing?.().catch(() => {});
     await embedded?.stop().catch(() => {});
     process.exit(0);
   };

@@ -11,6 +11,7 @@ import './types/task.ts';
 import './types/task-event.ts';
 import './types/approval.ts';
 import './types/checklist.ts';
+import './types/cost.ts';
 import './types/workspace-object.ts';
 import './types/runtime-info.ts';
 import './types/routing.ts';

@@ -1,7 +1,15 @@
-// Builds the worker's model input from persisted state only: the task brief, every earlier step's
-// decision and tool results (in the order they happened), inbox items at the step that consumed
-// them, and the new inbox items this step will consume; change notices of shared objects likewise. (Layered context and compaction come with
-// the context-engineering issue.)
+// Builds the worker's model input from persisted state only, in layers ordered by volatility so
+// that each request starts with the longest possible unchanged prefix of the previous one (what
+// providers cache):
+//   1. stable prefix: system rules (+ the tool definitions, bound separately), the memory profile
+//      snapshot, capabilities and guides, the task brief — no timestamps, ids of this call or other
+//      volatile values;
+//   2. summaries of older history (compaction.ts: stage-2 paragraphs, stage-3 summaries);
+//   3. the steps since: decisions and tool results, with the inbox items and change notices each
+//      step consumed (large outputs of older steps elided, stage 1);
+//   4. this step's inputs: fresh inbox items and change notices;
+//   5. the dynamic tail "[task state]": checklist, budget, pending approvals, waiting jobs.
+// Layers 1–3 change only by appending, except at a compaction (a new segment).
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../channel/payload.ts';
@@ -10,7 +18,8 @@ import { LANGUAGE_NAMES, type LanguageCode } from '../domain/language.ts';
 import type { Decision } from './journal.ts';
 import { relevantGuides } from './capabilities.ts';
 import { renderChecklist, type Checklist } from './checklist.ts';
-import { readChecklist } from '../services/checklist/write-checklist.ts';
+import { compactView, DEFAULT_CONTEXT_OPTIONS, type CompactionRecord, type ContextOptions } from './compaction.ts';
+import { loadTaskState, type TaskState } from './task-state.ts';
 import type { WorkerMemory } from './memory.ts';
 
 export const WORKER_SYSTEM_PROMPT = [
@@ -25,6 +34,10 @@ export const WORKER_SYSTEM_PROMPT = [
 /** State that changes while the task runs; sent as the last message of each request (cache-friendly). */
 export type TaskDynamics = {
   checklist: Checklist | null;
+  /** From the task's event fold (task-state.ts), so replay derives the same tail. */
+  approvalsPending?: { title: string; quoteCents: number | null }[];
+  jobsWaiting?: number;
+  limits?: { budgetCapCents?: number | null; approvedBudgetCents?: number | null };
 };
 
 /** Stable per task: what the platform can do, and the guides relevant to the task's words. */
@@ -35,7 +48,31 @@ export type TaskKnowledge = {
 };
 
 export function renderTaskState(d: TaskDynamics): string {
-  return ['[task state]', d.checklist ? renderChecklist(d.checklist) : '[checklist] none yet'].join('\n');
+  const lines = ['[task state]', d.checklist ? renderChecklist(d.checklist) : '[checklist] none yet'];
+  const estimate = d.checklist?.items.reduce((n, i) => n + (i.estimateCents ?? 0), 0) ?? 0;
+  const budget = [
+    estimate ? `plan estimate ${estimate}¢` : '',
+    d.limits?.approvedBudgetCents != null ? `approved budget ${d.limits.approvedBudgetCents}¢` : '',
+    d.limits?.budgetCapCents != null ? `cap ${d.limits.budgetCapCents}¢` : '',
+  ].filter(Boolean);
+  if (budget.length) lines.push(`[budget] ${budget.join('; ')}`);
+  if (d.approvalsPending?.length) {
+    lines.push(`[approvals pending] ${d.approvalsPending.map((a) => `"${a.title}"${a.quoteCents != null ? ` (${a.quoteCents}¢)` : ''}`).join(', ')} — a person decides; do not repeat the action meanwhile`);
+  }
+  if (d.jobsWaiting) lines.push(`[generation jobs running] ${d.jobsWaiting}`);
+  return lines.join('\n');
+}
+
+/** The tail's inputs from a task-state fold. */
+export function dynamicsOf(state: TaskState): TaskDynamics {
+  return {
+    checklist: (state.checklist as Checklist | null | undefined) ?? null,
+    approvalsPending: Object.keys(state.approvalsPending ?? {})
+      .sort()
+      .map((k) => state.approvalsPending![k]!),
+    jobsWaiting: state.jobsWaiting?.length ?? 0,
+    limits: state.limits,
+  };
 }
 
 function knowledgeMessage(task: { title: string; goal: string }, d: TaskDynamics, k: TaskKnowledge): SystemMessage | null {
@@ -67,7 +104,7 @@ export type HistoryStep = {
   turnNumber: number;
   index: number;
   decision: unknown;
-  toolCalls: { modelCallId: string; name: string; status: string; result: unknown; error: string | null }[];
+  toolCalls: { id?: string; modelCallId: string; name: string; status: string; result: unknown; error: string | null }[];
 };
 export type HistoryInbox = {
   id: string;
@@ -125,6 +162,8 @@ export function assembleWorkerInput(
   dynamics: TaskDynamics = { checklist: null },
   knowledge: TaskKnowledge = { capabilities: null },
   notices: { consumed: HistoryNotice[]; fresh: HistoryNotice[] } = { consumed: [], fresh: [] },
+  /** Layer 2: summaries of older history (compaction.ts), oldest first. */
+  summaries: string[] = [],
 ): BaseMessage[] {
   const knowledgeMsg = knowledgeMessage(task, dynamics, knowledge);
   const messages: BaseMessage[] = [
@@ -139,6 +178,7 @@ export function assembleWorkerInput(
           : ''),
     ),
   ];
+  if (summaries.length) messages.push(new HumanMessage(`[earlier in this task]\n${summaries.join('\n')}`));
   for (const s of steps) {
     for (const i of consumed) if (i.consumedTurnId === s.turnId && i.consumedStep === s.index) messages.push(inboxMessage(i));
     messages.push(...noticeMessages(notices.consumed.filter((n) => n.consumedTurnId === s.turnId && n.consumedStep === s.index)));
@@ -195,18 +235,51 @@ export async function loadTaskSteps(prisma: PrismaClient, taskId: string) {
     .sort((a, b) => a.turnNumber - b.turnNumber || a.index - b.index);
 }
 
-export async function buildWorkerInput(
+/** Everything a request is rendered from, loaded once per step (the engine renders it again after each compaction). */
+export type ContextInputs = {
+  task: { title: string; goal: string; language: string | null };
+  steps: HistoryStep[];
+  inbox: HistoryInbox[];
+  consumed: HistoryInbox[];
+  fresh: HistoryInbox[];
+  notices: { consumed: HistoryNotice[]; fresh: HistoryNotice[] };
+  dynamics: TaskDynamics;
+  knowledge: TaskKnowledge;
+  /** The event seq the tail was folded at; recorded in the request so replay folds to the same point. */
+  stateSeq: number;
+  /** Ordinals of the steps that consumed a user REVISE (they supersede earlier summaries). */
+  reviseOrdinals: number[];
+};
+
+/** Ordinals of the steps that consumed a REVISE signal. */
+export function reviseOrdinalsOf(steps: readonly HistoryStep[], inbox: readonly HistoryInbox[]): number[] {
+  const ord = new Map(steps.map((s, o) => [`${s.turnId}:${s.index}`, o]));
+  return inbox
+    .filter((i) => i.signal === 'REVISE' && i.consumedTurnId)
+    .map((i) => ord.get(`${i.consumedTurnId}:${i.consumedStep}`))
+    .filter((o): o is number => o !== undefined)
+    .sort((a, b) => a - b);
+}
+
+/** Pure: the request for the next step from its inputs and the compaction rows in force. */
+export function renderContext(inputs: ContextInputs, records: readonly CompactionRecord[], opts: ContextOptions = DEFAULT_CONTEXT_OPTIONS): BaseMessage[] {
+  const view = compactView(inputs.steps, records, inputs.steps.length, inputs.reviseOrdinals, opts);
+  return assembleWorkerInput(inputs.task, view.steps, inputs.consumed, inputs.fresh, inputs.dynamics, inputs.knowledge, inputs.notices, view.summaries);
+}
+
+export async function loadContextInputs(
   prisma: PrismaClient,
   taskId: string,
-  /** The task's steps when the caller has just loaded them (loadTaskSteps). */
   preloaded?: Awaited<ReturnType<typeof loadTaskSteps>>,
   knowledge: TaskKnowledge = { capabilities: null },
   memory?: WorkerMemory,
-): Promise<{ messages: BaseMessage[]; newInboxIds: string[]; newNoticeIds: string[] }> {
+): Promise<ContextInputs & { newInboxIds: string[]; newNoticeIds: string[] }> {
   const task = await prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true, language: true } });
   let steps = preloaded ?? (await loadTaskSteps(prisma, taskId));
   let items = await loadTaskInbox(prisma, taskId);
-  const checklist = await readChecklist(prisma, taskId);
+  // The tail (checklist, budget, approvals, jobs) comes from the event fold, at a seq the request
+  // records: replay folds to the same seq and renders the same tail.
+  const { state } = await loadTaskState(prisma, taskId);
   // ---- Long-term memory (issue 8) ----
   // The memory section for this step, and what forgetting withholds: replies that relied on
   // forgotten memory and messages revoked as evidence (their tool calls stay, so the transcript
@@ -226,23 +299,48 @@ export async function buildWorkerInput(
   const notices = await loadTaskNotices(prisma, taskId);
   const freshNotices = notices.filter((n) => n.consumedTurnId === null);
   return {
-    messages: assembleWorkerInput(
-      task,
-      steps,
-      consumed,
-      fresh,
-      { checklist },
-      { ...knowledge, memorySection: mem?.section ?? null },
-      { consumed: notices.filter((n) => n.consumedTurnId !== null), fresh: freshNotices },
-    ),
+    task,
+    steps,
+    inbox: items,
+    consumed,
+    fresh,
+    notices: { consumed: notices.filter((n) => n.consumedTurnId !== null), fresh: freshNotices },
+    dynamics: dynamicsOf(state),
+    knowledge: { ...knowledge, memorySection: mem?.section ?? null },
+    stateSeq: state.lastSeq,
+    reviseOrdinals: reviseOrdinalsOf(steps, items),
     newInboxIds: fresh.map((i) => i.id),
     newNoticeIds: freshNotices.map((n) => n.id),
   };
 }
 
-/** A stable digest of a model request (messages and tool names), for replay and audit. */
-export function digestRequest(messages: BaseMessage[], tools: string[]): { digest: string; request: unknown } {
+/** The task's compaction rows, in version order. */
+export async function loadCompactions(prisma: PrismaClient, taskId: string): Promise<CompactionRecord[]> {
+  const rows = await prisma.contextSummary.findMany({ where: { taskId }, orderBy: { version: 'asc' } });
+  return rows.map((r) => ({ version: r.version, stage: r.stage as CompactionRecord['stage'], fromStep: r.fromStep, toStep: r.toStep, atStep: r.atStep, text: r.text }));
+}
+
+export async function buildWorkerInput(
+  prisma: PrismaClient,
+  taskId: string,
+  /** The task's steps when the caller has just loaded them (loadTaskSteps). */
+  preloaded?: Awaited<ReturnType<typeof loadTaskSteps>>,
+  knowledge: TaskKnowledge = { capabilities: null },
+  memory?: WorkerMemory,
+): Promise<{ messages: BaseMessage[]; newInboxIds: string[]; newNoticeIds: string[]; stateSeq: number }> {
+  const inputs = await loadContextInputs(prisma, taskId, preloaded, knowledge, memory);
+  const records = await loadCompactions(prisma, taskId);
+  return { messages: renderContext(inputs, records), newInboxIds: inputs.newInboxIds, newNoticeIds: inputs.newNoticeIds, stateSeq: inputs.stateSeq };
+}
+
+/**
+ * A stable digest of a model request (messages and tool names), for replay and audit. `extra`
+ * carries what replay needs to rebuild the request (the fold seq of the tail); it is part of the
+ * digest, never of what the model sees.
+ */
+export function digestRequest(messages: BaseMessage[], tools: string[], extra: { stateSeq?: number } = {}): { digest: string; request: unknown } {
   const request = {
+    ...(extra.stateSeq !== undefined ? { stateSeq: extra.stateSeq } : {}),
     tools,
     messages: messages.map((m) => ({
       type: m.getType(),

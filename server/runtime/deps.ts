@@ -7,6 +7,8 @@ import type { ModelProvider } from './models/types.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { ToolRegistry } from './tools/registry.ts';
 import type { Capabilities } from './capabilities.ts';
+import type { ContextOptions } from './compaction.ts';
+import type { PriceTable } from './models/pricing.ts';
 
 export type RuntimeOptions = {
   /** How long a claim lasts without renewal. Renewed every third of it while the worker runs. */
@@ -17,6 +19,10 @@ export type RuntimeOptions = {
   maxTurnsPerTask: number;
   /** Consecutive turns without meaningful progress before the runtime stops the task (default 2). */
   maxIdleTurns?: number;
+  /** Context compaction thresholds (compaction.ts); defaults apply to what is left out. */
+  context?: Partial<ContextOptions>;
+  /** Model prices for cost accounting (models/pricing.ts). */
+  prices?: PriceTable;
 };
 
 export type RuntimeDeps = {

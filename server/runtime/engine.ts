@@ -10,7 +10,14 @@
 import type { AIMessage } from '@langchain/core/messages';
 import type { RuntimeDeps } from './deps.ts';
 import { isAwaitingApproval, isBudgetExceeded, isInboxChanged, isLeaseLost, isTaskStopped, type TaskStopped } from './errors.ts';
-import { buildWorkerInput, digestRequest, loadTaskSteps } from './context.ts';
+import { digestRequest, loadContextInputs, loadTaskSteps, renderContext } from './context.ts';
+import { compactIfNeeded, routingInputOf } from './context-steps.ts';
+import { DEFAULT_CONTEXT_OPTIONS, type ContextOptions } from './compaction.ts';
+import { routeModelCall } from './models/routing-rule.ts';
+import { callCostCents, DEFAULT_PRICES, priceOf, usageOf } from './models/pricing.ts';
+import { messageChars } from './models/types.ts';
+import { chooseToolSet, phaseDomains } from './tools/tool-phase.ts';
+import { event, sanitizeParams, traced } from './telemetry.ts';
 import {
   checkBoundary,
   claimTurn,
@@ -132,12 +139,37 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       return outcomeOf(await endTurn(rt, claim, 'decide', last?.decision ? (last.decision as Decision).content : '', { stepLimitHit: true }));
     }
     await checkBoundary(rt, claim);
-    const { messages, newInboxIds, newNoticeIds } = await buildWorkerInput(rt.prisma, claim.taskId, history, { capabilities: rt.capabilities?.render() ?? null }, rt.memory);
-    const toolNames = rt.tools.list().map((t) => t.name);
-    const { digest, request } = digestRequest(messages, toolNames);
-    const model = rt.models.chat('worker');
-    const bound = model.bindTools ? model.bindTools(rt.tools.forModel()) : model;
-    const ai = (await bound.invoke(messages, { signal })) as AIMessage;
+    const n = history.length;
+    const ctxOpts: ContextOptions = { ...DEFAULT_CONTEXT_OPTIONS, ...rt.options.context };
+    const inputs = await loadContextInputs(rt.prisma, claim.taskId, history, { capabilities: rt.capabilities?.render() ?? null }, rt.memory);
+    const { newInboxIds, newNoticeIds } = inputs;
+    const records = await compactIfNeeded(rt, claim, inputs, ctxOpts);
+    const messages = renderContext(inputs, records, ctxOpts);
+    // The visible tools change only at a segment boundary (tools/tool-phase.ts); the registry still
+    // runs any registered tool the model names — visibility is not authorisation.
+    const toolSet = chooseToolSet({
+      all: rt.tools.list(),
+      previous: last ? ((last.request as { tools?: string[] } | null)?.tools ?? null) : null,
+      compacted: records.some((r) => r.atStep === n),
+      domains: phaseDomains(inputs.task, inputs.dynamics.checklist),
+    });
+    const { digest, request } = digestRequest(messages, toolSet.tools, { stateSeq: inputs.stateSeq });
+    const route = routeModelCall(routingInputOf(inputs, last?.toolCalls ?? []));
+    event('model.route', { 'atelier.task': claim.taskId, 'atelier.turn': claim.number, 'atelier.step': steps, 'atelier.routing.role': route.role, 'atelier.routing.reason': route.reason, 'atelier.toolset.reason': toolSet.reason, 'atelier.toolset.size': toolSet.tools.length });
+    const modelName = route.role === 'router' ? rt.models.info.routerModel : rt.models.info.workerModel;
+    const model = rt.models.chat(route.role);
+    const visible = new Set(toolSet.tools);
+    const bound = model.bindTools ? model.bindTools(rt.tools.forModel().filter((t) => visible.has(t.function.name))) : model;
+    const chars = messages.reduce((k, m) => k + messageChars(m), 0);
+    const started = Date.now();
+    const ai = (await traced('model.call', { 'atelier.task': claim.taskId, 'atelier.turn': claim.number, 'atelier.step': steps, 'atelier.model': modelName, 'atelier.routing.role': route.role, 'atelier.routing.reason': route.reason, 'atelier.context.chars': chars }, async (span) => {
+      const out = (await bound.invoke(messages, { signal })) as AIMessage;
+      const u = usageOf(out.usage_metadata);
+      span.set({ 'atelier.tokens.input': u.inputTokens, 'atelier.tokens.output': u.outputTokens, 'atelier.tokens.cached': u.cachedTokens, 'atelier.cache.hit': u.cachedTokens > 0, 'atelier.latency_ms': Date.now() - started });
+      return out;
+    })) as AIMessage;
+    const usage = usageOf(ai.usage_metadata);
+    const costCents = callCostCents(usage, priceOf(rt.options.prices ?? DEFAULT_PRICES, modelName, route.role));
     const decision: Decision = {
       content: typeof ai.content === 'string' ? ai.content : JSON.stringify(ai.content),
       toolCalls: [
@@ -152,8 +184,16 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       decision,
       requestDigest: digest,
       request,
-      model: rt.models.info.workerModel,
+      model: modelName,
       usage: ai.usage_metadata ?? null,
+      routing: {
+        role: route.role,
+        reason: route.reason,
+        toolSet: { boundary: toolSet.boundary, reason: toolSet.reason, count: toolSet.tools.length },
+        contextChars: chars,
+        compactions: records.filter((r) => r.atStep === n).map((r) => ({ version: r.version, stage: r.stage })),
+      },
+      costCents,
       consumedInboxIds: newInboxIds,
       consumedNoticeIds: newNoticeIds,
       safetyOf: (name) => rt.tools.get(name)?.safety ?? 'UNKNOWN',
@@ -224,7 +264,18 @@ async function runCalls(
     await markCallStarted(rt, claim, call.id, call.name);
     let outcome: CallOutcome;
     try {
-      outcome = await execute(rt, def, call.input, ctx);
+      outcome = await traced(
+        'tool.call',
+        { 'atelier.task': claim.taskId, 'atelier.turn': claim.number, 'atelier.tool': def.name, 'atelier.call': call.id, 'atelier.tool.safety': def.safety, 'atelier.params': JSON.stringify(sanitizeParams(call.input)).slice(0, 1000) },
+        async (span) => {
+          const o = await execute(rt, def, call.input, ctx).catch((e: unknown) => {
+            span.set({ 'atelier.policy.decision': isAwaitingApproval(e) ? 'approval-required' : isBudgetExceeded(e) ? 'budget-exceeded' : 'stopped' });
+            throw e;
+          });
+          span.set({ 'atelier.policy.decision': 'allowed', 'atelier.tool.status': o.status, ...(o.status === 'FAILED' ? { 'error.class': 'ToolFailed' } : {}) });
+          return o;
+        },
+      );
     } catch (e) {
       if (isAwaitingApproval(e)) {
         // The call stays STARTED: resolving the approval requeues the task and this call is replayed

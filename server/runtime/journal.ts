@@ -136,6 +136,9 @@ export async function commitStep(
     request: unknown;
     model: string;
     usage: unknown;
+    /** Which model role answered and why, the tool-set decision and the context size (issue 9). */
+    routing?: unknown;
+    costCents?: number;
     consumedInboxIds: string[];
     /** Change notices this step's model input carried (shared workspace): consumed with the step. */
     consumedNoticeIds?: string[];
@@ -154,6 +157,8 @@ export async function commitStep(
         request: step.request as Prisma.InputJsonValue,
         model: step.model,
         usage: (step.usage ?? undefined) as Prisma.InputJsonValue | undefined,
+        routing: (step.routing ?? undefined) as Prisma.InputJsonValue | undefined,
+        costCents: step.costCents ?? null,
         generation: claim.generation,
       },
     });
@@ -212,7 +217,7 @@ export async function commitStep(
       type: 'MODEL_CALL',
       actor: { kind: 'AGENT' },
       redaction: 'PRIVATE',
-      payload: { turn: claim.number, step: step.index, model: step.model, requestDigest: step.requestDigest, usage: step.usage ?? null },
+      payload: { turn: claim.number, step: step.index, model: step.model, requestDigest: step.requestDigest, usage: step.usage ?? null, routing: step.routing ?? null, costCents: step.costCents ?? null },
     });
     return row;
   });

@@ -5,7 +5,7 @@
 // have asked the model something else. Nothing is executed and nothing is written.
 import type { PrismaClient } from '../db/client.ts';
 import { canonicalJson } from '../channel/payload.ts';
-import { assembleWorkerInput, digestRequest, loadTaskInbox, loadTaskNotices, loadTaskSteps } from './context.ts';
+import { digestRequest, dynamicsOf, loadCompactions, loadTaskInbox, loadTaskNotices, loadTaskSteps, renderContext, reviseOrdinalsOf } from './context.ts';
 import type { Decision } from './journal.ts';
 import { applyEvent, initialTaskState, type TaskState } from './task-state.ts';
 
@@ -29,11 +29,17 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
 
   // The task brief as it was when each step was decided: fold the events up to that step's STEP_DECIDED.
   const briefAt: TaskState[] = [];
+  // The tail of a request that recorded its fold seq (issue 9) is rebuilt from the fold at that seq.
+  const wantedSeqs = new Set(steps.map((s) => (s.request as { stateSeq?: number } | null)?.stateSeq).filter((x): x is number => typeof x === 'number'));
+  const foldAt = new Map<number, TaskState>();
   let state = initialTaskState();
+  if (wantedSeqs.has(0)) foldAt.set(0, state);
   for (const e of events) {
     if (e.type === 'STEP_DECIDED') briefAt.push(state);
     state = applyEvent(state, e);
+    if (wantedSeqs.has(e.seq)) foldAt.set(e.seq, state);
   }
+  const records = await loadCompactions(prisma, taskId);
 
   for (let k = 0; k < steps.length; k++) {
     const s = steps[k]!;
@@ -43,7 +49,7 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
     const consumed = inbox.filter((i) => i.consumedTurnId && seenSteps.has(`${i.consumedTurnId}:${i.consumedStep}`));
     const fresh = inbox.filter((i) => i.consumedTurnId === s.turnId && i.consumedStep === s.index);
     const brief = briefAt[k] ?? state;
-    const recorded = (s.request ?? {}) as { tools?: string[]; messages?: unknown[] };
+    const recorded = (s.request ?? {}) as { tools?: string[]; messages?: unknown[]; stateSeq?: number };
     // The capability registry is the environment's (the provider's offer), not code: take it from
     // the recorded request. The checklist is rebuilt from the events.
     const recordedKnowledge = (recorded.messages ?? [])
@@ -52,16 +58,23 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
     const capabilities = recordedKnowledge ? String(recordedKnowledge.content).split('\n\n[guide: ')[0]! : null;
     const noticesBefore = notices.filter((n) => n.consumedTurnId && seenSteps.has(`${n.consumedTurnId}:${n.consumedStep}`));
     const noticesNow = notices.filter((n) => n.consumedTurnId === s.turnId && n.consumedStep === s.index);
-    const messages = assembleWorkerInput(
-      { title: brief.title, goal: brief.goal, language: brief.language },
-      history,
-      consumed,
-      fresh,
-      { checklist: brief.checklist ?? null },
-      { capabilities },
-      { consumed: noticesBefore, fresh: noticesNow },
+    const tail = recorded.stateSeq !== undefined ? foldAt.get(recorded.stateSeq) : undefined;
+    const messages = renderContext(
+      {
+        task: { title: brief.title, goal: brief.goal, language: brief.language },
+        steps: history,
+        inbox,
+        consumed,
+        fresh,
+        notices: { consumed: noticesBefore, fresh: noticesNow },
+        dynamics: tail ? dynamicsOf(tail) : { checklist: brief.checklist ?? null },
+        knowledge: { capabilities },
+        stateSeq: recorded.stateSeq ?? 0,
+        reviseOrdinals: reviseOrdinalsOf(history, inbox),
+      },
+      records,
     );
-    const { digest, request } = digestRequest(messages, recorded.tools ?? []);
+    const { digest, request } = digestRequest(messages, recorded.tools ?? [], recorded.stateSeq !== undefined ? { stateSeq: recorded.stateSeq } : {});
     if (digest !== s.requestDigest) {
       const now = (request as { messages: unknown[] }).messages;
       const then = recorded.messages ?? [];

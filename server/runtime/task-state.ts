@@ -24,6 +24,12 @@ export type TaskState = {
   signals: number;
   /** The execution checklist as of the last CHECKLIST_UPDATED event. */
   checklist?: { version: number; items: ChecklistItem[] } | null;
+  /** Approvals requested for this task and not yet resolved (issue 9: the context's task-state tail). */
+  approvalsPending?: Record<string, { title: string; quoteCents: number | null }>;
+  /** Generation jobs submitted for this task and not yet final. */
+  jobsWaiting?: string[];
+  /** Budget limits set on the task after creation (TASK_LIMITS_CHANGED). */
+  limits?: { budgetCapCents?: number | null; approvedBudgetCents?: number | null };
 };
 
 export const initialTaskState = (): TaskState => ({
@@ -89,6 +95,30 @@ export function applyEvent(s: TaskState, e: Ev): TaskState {
     }
     case 'NOTE':
       return { ...n, notes: s.notes + 1 };
+    case 'APPROVAL_REQUESTED': {
+      const id = String(p.approvalId);
+      return { ...n, approvalsPending: { ...(s.approvalsPending ?? {}), [id]: { title: String(p.title ?? ''), quoteCents: typeof p.quoteCents === 'number' ? p.quoteCents : null } } };
+    }
+    case 'APPROVAL_RESOLVED': {
+      const { [String(p.approvalId)]: _gone, ...rest } = s.approvalsPending ?? {};
+      return { ...n, approvalsPending: rest };
+    }
+    case 'JOB_SUBMITTED':
+    case 'JOB_SUBMISSION_UNKNOWN': {
+      const id = String(p.jobId);
+      const jobs = s.jobsWaiting ?? [];
+      return { ...n, jobsWaiting: jobs.includes(id) ? jobs : [...jobs, id] };
+    }
+    case 'JOB_SUCCEEDED':
+    case 'JOB_FAILED':
+    case 'JOB_CANCELLED':
+      return { ...n, jobsWaiting: (s.jobsWaiting ?? []).filter((j) => j !== String(p.jobId)) };
+    case 'TASK_LIMITS_CHANGED': {
+      const limits = { ...(s.limits ?? {}) };
+      if (p.budgetCapCents !== undefined) limits.budgetCapCents = p.budgetCapCents as number | null;
+      if (p.approvedBudgetCents !== undefined) limits.approvedBudgetCents = p.approvedBudgetCents as number | null;
+      return { ...n, limits };
+    }
     case 'SIGNAL_RECEIVED':
       return { ...n, signals: s.signals + 1 };
     default:

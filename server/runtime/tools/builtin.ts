@@ -51,4 +51,45 @@ export const completeTask = defineTool({
   },
 });
 
-export const builtinTools: ToolDef[] = [addNote, completeTask];
+/**
+ * Reads back, paged, the original output of an earlier call of this task (issue 9): compaction
+ * shows large outputs as a preview plus a reference, and this is the way back to the full text.
+ * Scoped to the calling task's own journal.
+ */
+export const readResult = defineTool({
+  name: 'read_result',
+  domain: 'core',
+  description:
+    'Read the full output of an earlier tool call of this task that the context shows elided (elided: true, callId). Paged: offset and limit in characters.',
+  input: z.object({ callId: z.string().min(1).max(200), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(6000).default(4000) }),
+  output: z.object({
+    callId: z.string(),
+    tool: z.string(),
+    status: z.string(),
+    totalChars: z.number(),
+    offset: z.number(),
+    text: z.string(),
+    nextOffset: z.number().nullable(),
+  }),
+  safety: 'READ_ONLY',
+  async run(input, ctx) {
+    const prisma = ctx.uow.prisma;
+    const call =
+      (await prisma.toolCall.findFirst({ where: { id: input.callId, taskId: ctx.taskId } })) ??
+      (await prisma.toolCall.findFirst({ where: { modelCallId: input.callId, taskId: ctx.taskId }, orderBy: { finishedAt: 'desc' } }));
+    if (!call) throw new Error(`No call "${input.callId}" in this task`);
+    let value: unknown = call.status === 'FAILED' ? call.error : call.result;
+    // Outputs above the registry's cap were stored once by content hash: read the stored body.
+    const ref = (value as { truncated?: boolean; ref?: { hash?: string } } | null)?.ref?.hash;
+    if ((value as { truncated?: boolean } | null)?.truncated && ref) {
+      const body = await prisma.eventPayload.findUnique({ where: { hash: ref } });
+      if (body) value = body.body;
+    }
+    const text = typeof value === 'string' ? value : JSON.stringify(value ?? null);
+    const slice = text.slice(input.offset, input.offset + input.limit);
+    const next = input.offset + slice.length;
+    return { callId: call.id, tool: call.name, status: call.status, totalChars: text.length, offset: input.offset, text: slice, nextOffset: next < text.length ? next : null };
+  },
+});
+
+export const builtinTools: ToolDef[] = [addNote, completeTask, readResult];

@@ -4,6 +4,7 @@
 // different decision on a resolved card is a CONFLICT. The decision, the approved action's effect
 // (for irreversible actions) and the task's wake-up commit in one transaction.
 import { z } from 'zod';
+import { traced } from '../../runtime/telemetry.ts';
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
@@ -24,7 +25,16 @@ export const ResolveApprovalInput = z.object({
   choice: z.string().trim().min(1).max(60).optional(),
 });
 
+/** Resolves an approval inside a span (telemetry.ts; a no-op unless tracing is on). */
 export async function resolveApproval(deps: Deps, viewer: Viewer, raw: z.input<typeof ResolveApprovalInput>) {
+  return traced('approval.resolve', { 'atelier.approval': String((raw as { approvalId?: unknown }).approvalId ?? ''), 'atelier.policy.decision': String((raw as { decision?: unknown }).decision ?? '') }, async (span) => {
+    const out = await resolveApprovalUntraced(deps, viewer, raw);
+    span.set({ 'atelier.approval.status': out.status, 'atelier.task': out.taskId ?? undefined });
+    return out;
+  });
+}
+
+async function resolveApprovalUntraced(deps: Deps, viewer: Viewer, raw: z.input<typeof ResolveApprovalInput>) {
   const input = parseInput(ResolveApprovalInput, raw);
   const found = await deps.prisma.approval.findUnique({ where: { id: input.approvalId }, select: { workspaceId: true } });
   if (!found) throw notFound('Approval');

@@ -1,0 +1,72 @@
+// Which tools the model sees (issue 9), pure. Core tools are always visible; domain tool sets
+// (image/video/audio/3d generation, documents, flows, memory) follow the task's phase: the kinds of
+// its open checklist steps and the words of its title and goal. The visible set is part of the
+// request prefix (providers cache tool definitions with it), so it changes only at a segment
+// boundary: the task's first step, a compaction (which changes the prefix anyway), or when the plan
+// needs a domain the segment lacks (the model could not otherwise do the step it was given).
+//
+// Visibility is never authorisation: the registry runs any registered tool the model names, and
+// the tool's own server-side checks (approvals, budgets, checklist rules, object permissions)
+// decide. Hiding a tool saves context; it guards nothing.
+import type { Checklist } from '../checklist.ts';
+import type { ToolDef } from './types.ts';
+
+const KIND_DOMAIN: Record<string, string> = {
+  IMAGE: 'image',
+  VIDEO: 'video',
+  AUDIO: 'audio',
+  MODEL_3D: '3d',
+  '3D': '3d',
+  DOCUMENT: 'documents',
+  FLOW: 'flows',
+};
+
+const WORD_DOMAINS: [RegExp, string][] = [
+  [/\b(image|images|picture|photo|poster|posters|illustration|logo|moodboard|bild|bilder|plakat)/i, 'image'],
+  [/\b(video|clip|film|animation|trailer|reel)/i, 'video'],
+  [/\b(audio|music|sound|voice|song|jingle|podcast|musik)/i, 'audio'],
+  [/\b(3d|mesh|model of|sculpt)/i, '3d'],
+  [/\b(document|storyboard|script|brief|article|text|copy|treatment|dokument)/i, 'documents'],
+  [/\b(flow|workflow|pipeline)/i, 'flows'],
+  [/\b(remember|memory|profile|forget)/i, 'memory'],
+];
+
+/** Pure: the domains the task's phase needs. Empty means "unknown": then every domain is shown. */
+export function phaseDomains(task: { title: string; goal: string }, checklist: Checklist | null): string[] {
+  const out = new Set<string>();
+  for (const i of checklist?.items ?? []) {
+    if (i.status === 'TODO' || i.status === 'IN_PROGRESS' || i.status === 'BLOCKED') {
+      const d = KIND_DOMAIN[i.kind.toUpperCase()];
+      if (d) out.add(d);
+    }
+  }
+  const words = `${task.title} ${task.goal}`;
+  for (const [re, d] of WORD_DOMAINS) if (re.test(words)) out.add(d);
+  return [...out].sort();
+}
+
+/** Pure: the visible tool names for these domains, in registry order (stable). */
+export function visibleTools(all: readonly ToolDef[], domains: readonly string[]): string[] {
+  const known = new Set(all.map((t) => t.domain));
+  // A phase naming no domain the registry has tells us nothing: show everything.
+  const useful = domains.filter((d) => known.has(d));
+  return all.filter((t) => t.domain === 'core' || useful.length === 0 || useful.includes(t.domain)).map((t) => t.name);
+}
+
+export type ToolSetDecision = { tools: string[]; boundary: boolean; reason: string };
+
+/**
+ * Pure: keep the segment's tool set unless this step is a boundary. `previous` is the set the last
+ * request carried (null for the first step); `compacted` is true when a compaction applies from
+ * this step on.
+ */
+export function chooseToolSet(args: { all: readonly ToolDef[]; previous: readonly string[] | null; compacted: boolean; domains: readonly string[] }): ToolSetDecision {
+  const wanted = visibleTools(args.all, args.domains);
+  const registered = new Set(args.all.map((t) => t.name));
+  if (args.previous === null) return { tools: wanted, boundary: true, reason: 'first step' };
+  if (args.compacted) return { tools: wanted, boundary: true, reason: 'compaction' };
+  const prev = args.previous.filter((n) => registered.has(n));
+  const missing = wanted.filter((n) => !prev.includes(n));
+  if (missing.length) return { tools: wanted, boundary: true, reason: `the plan needs ${missing.join(', ')}` };
+  return { tools: prev, boundary: false, reason: 'same segment' };
+}
