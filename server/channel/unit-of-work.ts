@@ -10,8 +10,11 @@ import type { EventRow, NewEvent } from './types.ts';
 export type Emit = (taskId: string, event: NewEvent) => void;
 export type UowDeps = { prisma: PrismaClient; notifier: EventNotifier };
 
-const RETRYABLE = /deadlock detected|could not serialize access|P2034/;
-const MAX_ATTEMPTS = 3;
+// PostgreSQL resolves a deadlock or serialization conflict by aborting one transaction: the body is
+// re-run from the start (it holds no state outside the transaction), after a short jittered pause so
+// the same contenders do not collide again at once.
+const RETRYABLE = /deadlock detected|could not serialize access|P2034|TransactionWriteConflict/;
+const MAX_ATTEMPTS = 6;
 
 /**
  * Appends events that accompany no other state change (progress, notes) as one statement, without
@@ -65,7 +68,10 @@ export async function transactWithEvents<T>(
       for (const [w, p] of heads) deps.notifier.committed(w, p);
       return out;
     } catch (e) {
-      if (attempt < MAX_ATTEMPTS && RETRYABLE.test(String((e as Error)?.message ?? e))) continue;
+      if (attempt < MAX_ATTEMPTS && RETRYABLE.test(String((e as Error)?.message ?? e))) {
+        await new Promise((r) => setTimeout(r, Math.random() * 25 * attempt));
+        continue;
+      }
       throw e;
     }
   }

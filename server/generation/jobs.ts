@@ -163,6 +163,10 @@ export async function applyUpdate(deps: JobDeps, u: ProviderUpdate): Promise<boo
       return false;
     }
     const terminal = next.status === 'SUCCEEDED' || next.status === 'FAILED' || next.status === 'CANCELLED';
+    // Lock order: job → task → object feed → workspace events. The asset insert below takes a key
+    // lock on the task (foreign key) and then the workspace's object feed head, and waking locks the
+    // task FOR UPDATE: taking the task lock first keeps two completions of one task from deadlocking.
+    if (terminal && job.task_id) await tx.$queryRawUnsafe('SELECT 1 FROM tasks WHERE id = $1::uuid FOR UPDATE', job.task_id);
     if (terminal) await settle(tx, job.id, next.status);
     // The result becomes a workspace object (exactly once per job: see create-asset.ts).
     if (next.status === 'SUCCEEDED') await createAssetForJob(tx, emit, job.id, u.files);
