@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { orderGeneration, type JobDeps } from '../../generation/jobs.ts';
 import type { GenerationKind } from '../../generation/types.ts';
-import { lockWorkspaceSettings, paidActionGate, type GateOutcome } from '../../services/approvals/paid-action-gate.ts';
+import { lockWorkspaceSettings, paidActionGate, type GateOutcome, type SettingsRow } from '../../services/approvals/paid-action-gate.ts';
 import { AwaitingApproval, BudgetExceeded } from '../errors.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { readChecklist, writeChecklist } from '../../services/checklist/write-checklist.ts';
@@ -36,10 +36,12 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
     safety: 'IDEMPOTENT',
     suspends: (r) => !FINAL.includes(String((r as { status?: unknown })?.status)),
     async run(input, ctx) {
-      const quote = await deps.provider.quote({ kind, prompt: input.prompt, params: {}, idempotencyKey: ctx.idempotencyKey });
       // The step's round at ordering time: a result for a step re-opened since is not linked to it.
       const step = input.checklistItemId ? (await readChecklist(ctx.uow.prisma, ctx.taskId))?.items.find((i) => i.id === input.checklistItemId) : undefined;
       if (input.checklistItemId && !step) throw new Error(`No checklist step "${input.checklistItemId}"`);
+      // Set by the gate inside the order's transaction: the settings row it locked and the quote.
+      let locked: SettingsRow | undefined;
+      let quote = 0;
       const r = await orderGeneration<GateOutcome>(
         deps,
         {
@@ -51,18 +53,26 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
           idempotencyKey: ctx.idempotencyKey,
         },
         {
-          lock: (tx) => lockWorkspaceSettings(tx, ctx.workspaceId).then(() => undefined),
-          decide: async (tx, emit, quoteCents) =>
-            (
-              await paidActionGate(tx, emit, {
+          lock: async (tx) => {
+            locked = await lockWorkspaceSettings(tx, ctx.workspaceId);
+          },
+          decide: async (tx, emit, quoteCents) => {
+            quote = quoteCents;
+            const gate = await paidActionGate(
+              tx,
+              emit,
+              {
                 workspaceId: ctx.workspaceId,
                 taskId: ctx.taskId,
                 requestKey: ctx.idempotencyKey,
                 quoteCents,
-                title: `Generate ${what} for $${(quote / 100).toFixed(2)}: “${input.prompt.slice(0, 120)}”`,
+                title: `Generate ${what} for $${(quoteCents / 100).toFixed(2)}: “${input.prompt.slice(0, 120)}”`,
                 action: { type: 'GENERATE', kind, prompt: input.prompt.slice(0, 1000), toolCallId: ctx.idempotencyKey },
-              })
-            ).outcome,
+              },
+              locked,
+            );
+            return gate.outcome;
+          },
         },
       );
       if (r.kind === 'ordered') {

@@ -24,7 +24,7 @@ export type GateOutcome =
   | { kind: 'rejected'; approvalId: string; note: string | null }
   | { kind: 'budget-exceeded'; reason: string };
 
-type SettingsRow = {
+export type SettingsRow = {
   per_action_free_cents: number;
   daily_free_cents: number;
   autonomy: AutonomyLevel;
@@ -52,8 +52,14 @@ export async function lockWorkspaceSettings(tx: Tx, workspaceId: string): Promis
   return rows[0]!;
 }
 
-export async function paidActionGate(tx: Tx, emit: Emit, a: PaidAction): Promise<{ outcome: GateOutcome; decision: PaidActionDecision }> {
-  const settings = await lockWorkspaceSettings(tx, a.workspaceId);
+/** `locked`: the settings row this transaction already locked (the order's gate locks it first). */
+export async function paidActionGate(
+  tx: Tx,
+  emit: Emit,
+  a: PaidAction,
+  locked?: SettingsRow,
+): Promise<{ outcome: GateOutcome; decision: PaidActionDecision }> {
+  const settings = locked ?? (await lockWorkspaceSettings(tx, a.workspaceId));
   const task = a.taskId
     ? await tx.task.findUnique({
         where: { id: a.taskId },
