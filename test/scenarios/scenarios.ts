@@ -119,8 +119,9 @@ export const SCENARIOS: Scenario[] = [
       await ctx.settle(task, person(), { expectCards: {}, until: async () => (await prisma.generationJob.count({ where: { taskId: task, status: { in: ['QUEUED', 'RUNNING'] } } })) > 0 });
       await ctx.signal(task, 'CANCEL');
       // The job ends at the provider anyway: it is recorded and settled, the task is not revived.
+      // The job's final state and the (non-)wake commit in one transaction: once it is final, the
+      // decision not to revive the task has been taken.
       await waitFor(async () => (await prisma.generationJob.count({ where: { taskId: task, status: { in: ['SUCCEEDED', 'FAILED', 'CANCELLED'] } } })) > 0);
-      await new Promise((r) => setTimeout(r, 300));
       assert.equal(await ctx.status(task), 'CANCELLED');
       assert.equal(await prisma.turn.count({ where: { taskId: task, status: { in: ['QUEUED', 'RUNNING'] } } }), 0, 'no turn after the stop');
       const ledger = await prisma.ledgerEntry.findMany({ where: { taskId: task } });
