@@ -2,6 +2,7 @@
 //   init  [--workspace NAME] [--email EMAIL] [--name NAME]   new workspace + owner + token
 //   token [--workspace SLUG] [--email EMAIL] [--scopes read,write,approve] [--name LABEL] [--service]
 //         (--service: an integration's token: never approves, confirms each paid action)
+//   revoke <token or prefix>                                  revoke a token and its web sessions
 //   migrate                                                   apply pending migrations
 //   replay <taskId>                                           re-run a recorded task against its
 //                                                             recorded model and tool responses
@@ -14,6 +15,7 @@ import { ensureDatabase, migrate, reachable } from './db/migrate.ts';
 import { createLogger } from './log.ts';
 import { replayTask } from './runtime/replay.ts';
 import { createToken } from './services/tokens/create-token.ts';
+import { revokeToken } from './services/tokens/revoke-token.ts';
 import { initWorkspace } from './services/workspaces/init-workspace.ts';
 
 async function main() {
@@ -99,8 +101,15 @@ async function main() {
           console.log(`token (${r.scopes.join(', ').toLowerCase()}) for workspace ${workspace.slug}:\n${r.token}`);
           break;
         }
+        case 'revoke': {
+          const which = positionals[0];
+          if (!which) throw new Error('usage: npm run atelier -- revoke <token or its prefix>');
+          const r = await revokeToken(prisma, which);
+          console.log(`revoked ${r.revoked} credential(s): the token and the web sessions made from it`);
+          break;
+        }
         default:
-          console.error('usage: npm run atelier -- <init|token|migrate|replay> [options]');
+          console.error('usage: npm run atelier -- <init|token|revoke|migrate|replay> [options]');
           process.exitCode = 2;
       }
     } finally {

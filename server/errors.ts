@@ -8,6 +8,8 @@ export const ErrorCode = {
   BAD_USER_INPUT: 'BAD_USER_INPUT',
   CONFLICT: 'CONFLICT',
   RATE_LIMITED: 'RATE_LIMITED',
+  /** An idempotency key already used for a different request. */
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
   INTERNAL: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -20,6 +22,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   BAD_USER_INPUT: 400,
   CONFLICT: 409,
   RATE_LIMITED: 429,
+  IDEMPOTENCY_KEY_REUSED: 422,
   INTERNAL: 500,
 };
 

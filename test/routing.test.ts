@@ -47,7 +47,7 @@ describe('deterministic routes', () => {
     assert.equal(a.message.delivery?.state, 'DELIVERED');
     assert.equal(b.duplicate, true);
     assert.equal(b.message.id, a.message.id);
-    assert.equal(await t.app.deps.prisma.message.count({ where: { idempotencyKey: 'fixed-key' } }), 1);
+    assert.equal(await t.app.deps.prisma.message.count({ where: { idempotencyKey: 'client:fixed-key' } }), 1);
     assert.equal(await t.app.deps.prisma.inboxItem.count({ where: { taskId: task.id } }), 1);
     assert.equal(await t.app.deps.prisma.turn.count({ where: { taskId: task.id, status: 'QUEUED' } }), 1, 'a turn will read it');
   });

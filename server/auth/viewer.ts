@@ -18,6 +18,10 @@ export type Viewer = {
   principal?: 'HUMAN' | 'SERVICE';
   /** How paid actions started through this credential are confirmed (absent: workspace rules). */
   paidActions?: 'CONFIRM_EACH' | 'WORKSPACE_RULES';
+  /** The token a web session was exchanged from (the session's own id for a plain token). */
+  rootCredentialId?: string;
+  /** When this credential stops working: its own expiry or, for a session, its token's if sooner. */
+  expiresAt?: Date | null;
 };
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -39,13 +43,15 @@ export async function authenticateToken(prisma: PrismaClient, token: string | nu
       lastUsedAt: true,
       principal: true,
       paidActions: true,
+      parentTokenId: true,
+      parent: { select: { revokedAt: true, expiresAt: true } },
       user: { select: { memberships: { select: { workspaceId: true, role: true } } } },
     },
   });
   const now = Date.now();
-  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now)) {
-    throw new AppError('UNAUTHENTICATED', 'Invalid or revoked token');
-  }
+  if (!row || !live(row, now)) throw new AppError('UNAUTHENTICATED', 'Invalid or revoked token');
+  // A web session lives only as long as the token it was exchanged from.
+  if (row.parentTokenId && (!row.parent || !live(row.parent, now))) throw new AppError('UNAUTHENTICATED', 'Invalid or revoked token');
   // A token only works while its user is still a member of the token's workspace.
   const membership = row.user.memberships.find((m) => m.workspaceId === row.workspaceId);
   if (!membership) throw new AppError('UNAUTHENTICATED', 'Invalid or revoked token');
@@ -60,5 +66,15 @@ export async function authenticateToken(prisma: PrismaClient, token: string | nu
     memberships: new Map([[row.workspaceId, membership.role]]),
     principal: row.principal,
     paidActions: row.paidActions,
+    rootCredentialId: row.parentTokenId ?? row.id,
+    expiresAt: earliest(row.expiresAt, row.parent?.expiresAt ?? null),
   };
+}
+
+const live = (t: { revokedAt: Date | null; expiresAt: Date | null }, now: number) =>
+  !t.revokedAt && !(t.expiresAt && t.expiresAt.getTime() <= now);
+
+export function earliest(...dates: (Date | null | undefined)[]): Date | null {
+  const ts = dates.filter((d): d is Date => !!d).map((d) => d.getTime());
+  return ts.length ? new Date(Math.min(...ts)) : null;
 }

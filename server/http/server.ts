@@ -10,12 +10,12 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { parseBearer } from '../auth/tokens.ts';
 import { handleFile } from './files.ts';
-import { credentialOf, handleAuth, sameOrigin } from './session.ts';
+import { credentialOf, handleAuth, trustedSocketOrigin } from './session.ts';
 import type { WebHandler } from './web.ts';
 import { authenticateToken, type Viewer } from '../auth/viewer.ts';
 import type { Deps } from '../deps.ts';
 import { isAppError } from '../errors.ts';
-import type { GraphQLServer } from '../graphql/yoga.ts';
+import { maskGraphQLError, type GraphQLServer } from '../graphql/yoga.ts';
 
 export type RunningServer = { url: string; port: number; close(): Promise<void> };
 
@@ -58,6 +58,12 @@ export async function startHttpServer(
   yoga: GraphQLServer,
   opts: { port: number; host: string; web?: WebHandler },
 ): Promise<RunningServer> {
+  const mask = maskGraphQLError(deps);
+  /** A GraphQL error as sent over a socket: no HTTP status (there is none), the same code. */
+  const socketError = (e: GraphQLError): GraphQLError => {
+    const { http: _http, ...extensions } = e.extensions ?? {};
+    return new GraphQLError(e.message, { nodes: e.nodes, positions: e.positions, path: e.path, extensions });
+  };
   const server = createServer((req, res) => {
     void handle(req, res).catch((e) => {
       deps.log.error('http handler failed', { error: (e as Error).message });
@@ -67,9 +73,24 @@ export async function startHttpServer(
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    // A request target or Host header that is no URL, or a path that is not valid percent-encoding,
+    // is the client's mistake: 400, not a handler failure.
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    } catch {
+      return sendJson(res, 400, { error: 'The request URL is malformed' });
+    }
     if (url.pathname === '/health') return sendJson(res, 200, { ok: true });
-    if (url.pathname.startsWith('/files/')) return handleFile(deps, req, res, decodeURIComponent(url.pathname.slice('/files/'.length)));
+    if (url.pathname.startsWith('/files/')) {
+      let name: string;
+      try {
+        name = decodeURIComponent(url.pathname.slice('/files/'.length));
+      } catch {
+        return sendJson(res, 400, { error: 'The file name is not valid percent-encoding' });
+      }
+      return handleFile(deps, req, res, name);
+    }
     const isAuth = url.pathname === '/auth/session' || url.pathname === '/auth/signout';
     if (url.pathname !== '/graphql' && !isAuth) {
       if (opts.web) return opts.web.handle(req, res);
@@ -140,7 +161,26 @@ export async function startHttpServer(
     else socket.destroy();
   });
   type Extra = { viewer?: Viewer; token?: string | null };
-  const credentials = new WeakMap<object, { token: string | null }>();
+  // The credential of each open socket, re-checked every wsReauthMs: a revoked or expired token or
+  // session closes its sockets (4401), ending their subscriptions, within one interval.
+  const credentials = new Map<object, { token: string | null; close(reason: string): void }>();
+  const closeUnauthenticated = (socket: { close(code: number, reason: string): void }, message: string) =>
+    // A close reason is at most 123 bytes; the code is what clients act on.
+    socket.close(4401, `UNAUTHENTICATED: ${message}`.slice(0, 120));
+  const reauth = setInterval(() => {
+    void (async () => {
+      for (const [key, c] of [...credentials]) {
+        try {
+          await authenticateToken(deps.prisma, c.token);
+        } catch (e) {
+          if (!isAppError(e)) continue; // a database hiccup is not a revocation
+          credentials.delete(key);
+          c.close('the credential was revoked or has expired');
+        }
+      }
+    })().catch((e) => deps.log.warn('websocket credential re-check failed', { error: (e as Error).message }));
+  }, deps.config.wsReauthMs ?? 5000);
+  reauth.unref();
 
   const wsDisposable = useServer<Record<string, unknown> | undefined, Extra>(
     {
@@ -154,47 +194,69 @@ export async function startHttpServer(
               : typeof p.token === 'string'
                 ? p.token
                 : null;
-        // Params, then the Authorization header, then the session cookie (only from our own origin).
+        // Params, then the Authorization header, then the session cookie (only from a trusted origin).
         const header = credentialOf(ctx.extra.request.headers);
         const token =
-          fromParams ?? (header?.via === 'bearer' || (header?.via === 'cookie' && sameOrigin(ctx.extra.request)) ? header.token : null);
+          fromParams ??
+          (header?.via === 'bearer' || (header?.via === 'cookie' && trustedSocketOrigin(ctx.extra.request, deps.config.allowedOrigins ?? []))
+            ? header.token
+            : null);
         try {
           await authenticateToken(deps.prisma, token);
-          credentials.set(ctx.extra, { token });
+          credentials.set(ctx.extra, { token, close: (reason) => closeUnauthenticated(ctx.extra.socket, reason) });
           return true;
         } catch (e) {
-          if (isAppError(e)) return false; // closes with 4403 Forbidden
-          throw e;
+          if (!isAppError(e)) throw e;
+          // 4401 with the code in the reason: graphql-ws clients treat it as final (no retry loop).
+          closeUnauthenticated(ctx.extra.socket, e.message);
+          return false;
         }
       },
+      onClose: (ctx) => {
+        credentials.delete(ctx.extra);
+      },
       onSubscribe: async (ctx, _id, payload) => {
-        // Re-authenticate per operation so a revoked token stops opening new subscriptions.
+        // Re-authenticate per operation: a revoked credential closes the socket like the re-check.
         const cred = credentials.get(ctx.extra);
         let viewer: Viewer;
         try {
           viewer = await authenticateToken(deps.prisma, cred?.token ?? null);
         } catch (e) {
-          if (isAppError(e)) return [new GraphQLError(e.message, { extensions: { code: e.code } })];
-          throw e;
+          if (!isAppError(e)) throw e;
+          credentials.delete(ctx.extra);
+          closeUnauthenticated(ctx.extra.socket, e.message);
+          return [new GraphQLError(e.message, { extensions: { code: e.code } })];
         }
+        // The same envelope as HTTP (limits, masking, rate limit). The request is a POST: over a
+        // socket every operation type is allowed, mutations included.
         const enveloped = yoga.getEnveloped({
           viewer,
-          request: new Request(`http://${ctx.extra.request.headers.host ?? 'localhost'}/graphql`),
+          request: new Request(`http://${ctx.extra.request.headers.host ?? 'localhost'}/graphql`, { method: 'POST' }),
           params: payload,
         } as never);
+        // Every error goes through the HTTP transport's masking, so a bad document gets the same
+        // extensions.code (and sentence) on HTTP, SSE and WebSocket.
+        const fail = (errors: readonly unknown[]) => errors.map((e) => socketError(mask(e)));
         let document;
         try {
           document = enveloped.parse(payload.query);
         } catch (e) {
-          return [new GraphQLError((e as Error).message, { extensions: { code: 'BAD_USER_INPUT' } })];
+          return fail([e]);
         }
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length > 0) {
-          return errors.map((e: GraphQLError) =>
-            e.extensions?.code ? e : new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } }),
-          );
+        let errors: readonly GraphQLError[];
+        try {
+          errors = enveloped.validate(enveloped.schema, document);
+        } catch (e) {
+          return fail([e]);
         }
-        const contextValue = await enveloped.contextFactory();
+        if (errors.length > 0) return fail(errors);
+        let contextValue;
+        try {
+          contextValue = await enveloped.contextFactory();
+        } catch (e) {
+          // e.g. RATE_LIMITED: this operation fails, the socket and its other subscriptions stay.
+          return fail([e]);
+        }
         return {
           schema: enveloped.schema,
           document,
@@ -220,6 +282,7 @@ export async function startHttpServer(
     url: `http://${host}:${port}`,
     port,
     close: async () => {
+      clearInterval(reauth);
       await wsDisposable.dispose();
       await opts.web?.close().catch(() => {});
       for (const c of wss.clients) c.terminate();

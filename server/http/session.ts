@@ -11,6 +11,8 @@ import { authenticateToken } from '../auth/viewer.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, isAppError } from '../errors.ts';
 import { createToken } from '../services/tokens/create-token.ts';
+import { earliest } from '../auth/viewer.ts';
+import { isTrustedOrigin } from './origins.ts';
 
 export const SESSION_COOKIE = 'atelier_session';
 export const CSRF_HEADER = 'x-atelier-csrf';
@@ -58,16 +60,9 @@ export function checkCsrf(cred: Credential | null, headers: IncomingHttpHeaders 
   }
 }
 
-/** A WebSocket authenticated by cookie must be opened by a page of this origin. */
-export function sameOrigin(req: IncomingMessage): boolean {
-  const origin = req.headers.origin;
-  const host = req.headers.host;
-  if (!origin || !host) return false;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
+/** A WebSocket authenticated by cookie must be opened by a page of a trusted origin (always sent). */
+export function trustedSocketOrigin(req: IncomingMessage, allowed: readonly string[]): boolean {
+  return isTrustedOrigin(req.headers.origin, req.headers.host, allowed);
 }
 
 function cookieHeader(req: IncomingMessage, value: string, maxAgeSeconds: number): string {
@@ -94,6 +89,10 @@ const fail = (res: ServerResponse, status: number, code: string, message: string
 export async function handleAuth(deps: Deps, req: IncomingMessage, res: ServerResponse, path: string, body: Buffer | undefined) {
   if (req.method !== 'POST') return fail(res, 405, 'BAD_USER_INPUT', 'Use POST.');
   if (req.headers[CSRF_HEADER] !== '1') return fail(res, 403, 'FORBIDDEN', `The ${CSRF_HEADER} header is required.`);
+  const origin = req.headers.origin;
+  if (origin !== undefined && !isTrustedOrigin(origin, req.headers.host, deps.config.allowedOrigins ?? [])) {
+    return fail(res, 403, 'FORBIDDEN', 'Sign-in is not accepted from this origin.');
+  }
   if (path === '/auth/session') {
     let token: unknown;
     try {
@@ -106,16 +105,21 @@ export async function handleAuth(deps: Deps, req: IncomingMessage, res: ServerRe
       const viewer = await authenticateToken(deps.prisma, token.trim());
       const [workspaceId] = [...viewer.memberships.keys()];
       if (viewer.principal === 'SERVICE') return fail(res, 403, 'FORBIDDEN', 'Integration tokens cannot sign in to the web app.');
+      // A session never outlives what it was made from: exchanging a session again gives one tied
+      // to the same original token and expiring no later than the one presented.
+      const expiresAt = earliest(new Date(Date.now() + SESSION_DAYS * 86_400_000), viewer.expiresAt)!;
       const session = await createToken(deps.prisma, {
         workspaceId: workspaceId!,
         userId: viewer.userId,
         name: 'web session',
         scopes: [...viewer.scopes],
-        expiresAt: new Date(Date.now() + SESSION_DAYS * 86_400_000),
+        expiresAt,
         principal: 'HUMAN',
         paidActions: viewer.paidActions ?? 'WORKSPACE_RULES',
+        parentTokenId: viewer.rootCredentialId ?? viewer.credentialId,
       });
-      return send(res, 200, { ok: true, workspaceId }, { 'set-cookie': cookieHeader(req, session.token, SESSION_DAYS * 86_400) });
+      const maxAge = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
+      return send(res, 200, { ok: true, workspaceId, expiresAt: expiresAt.toISOString() }, { 'set-cookie': cookieHeader(req, session.token, maxAge) });
     } catch (e) {
       if (isAppError(e)) return fail(res, 401, 'UNAUTHENTICATED', 'That token is not valid (revoked, expired or mistyped).');
       throw e;

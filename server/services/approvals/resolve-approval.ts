@@ -14,6 +14,7 @@ import { badInput, conflict, forbidden, notFound } from '../../errors.ts';
 import { ensureTurn } from '../../runtime/turns.ts';
 import { applyTransition, lockTask } from '../tasks/apply-transition.ts';
 import { parseInput } from '../validate.ts';
+import { checkIdempotencyKey, claimOf, recordIdempotencyKey } from '../../store/idempotency.ts';
 import { approvedActionHandlers } from './actions.ts';
 
 export const ResolveApprovalInput = z.object({
@@ -41,6 +42,9 @@ async function resolveApprovalUntraced(deps: Deps, viewer: Viewer, raw: z.input<
   requireWorkspace(viewer, found.workspaceId, 'approve', 'Approval');
   if (viewer.principal !== 'HUMAN') throw forbidden('Only a person can resolve an approval; this credential belongs to an integration');
   const status = input.decision === 'APPROVE' ? 'APPROVED' : 'REJECTED';
+  // The key names this decision: the same key with another decision, note or choice is refused.
+  const claim = claimOf('resolveApproval', { workspaceId: found.workspaceId, userId: viewer.userId }, input)!;
+  await checkIdempotencyKey(deps.prisma, claim);
   const { value } = await transactWithEvents(deps, async (tx, emit) => {
     // Task row first (the lock order of the event channel), then the approval row.
     const head = await tx.approval.findUniqueOrThrow({ where: { id: input.approvalId }, select: { taskId: true } });
@@ -48,6 +52,7 @@ async function resolveApprovalUntraced(deps: Deps, viewer: Viewer, raw: z.input<
     const rows = await tx.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM approvals WHERE id = $1::uuid FOR UPDATE', input.approvalId);
     if (!rows[0]) throw notFound('Approval');
     const approval = await tx.approval.findUniqueOrThrow({ where: { id: input.approvalId } });
+    await recordIdempotencyKey(tx, claim);
     if (approval.status !== 'PENDING') {
       if (approval.resolveKey === input.idempotencyKey && approval.status === status) return approval; // a retry
       throw conflict(`This approval was already ${approval.status.toLowerCase()}`, { status: approval.status });

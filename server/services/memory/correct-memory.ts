@@ -13,6 +13,7 @@ import type { Deps } from '../../deps.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import { notFound } from '../../errors.ts';
 import { parseInput } from '../validate.ts';
+import { checkIdempotencyKey, claimOf, recordIdempotencyKey } from '../../store/idempotency.ts';
 import { contentFor, normalizeValue } from './extractor.ts';
 import { embedVersions, ruleExtractor } from './extract-memories.ts';
 import { addSummarySentence, normalizeChain, rebuildProfile, recordEvidence, type EvidenceRow } from './store.ts';
@@ -35,6 +36,9 @@ export async function correctMemory(deps: Deps, viewer: Viewer, raw: z.input<typ
   if (!target || !visibleMemory(viewer, target)) throw notFound('Memory');
   requireWorkspace(viewer, target.workspaceId, 'write', 'Memory');
   const key = { workspaceId: target.workspaceId, userId: viewer.userId, requestKey: input.idempotencyKey };
+  // The key names this correction: the same key with another memory or value is refused.
+  const claim = claimOf('correctMemory', { workspaceId: target.workspaceId, userId: viewer.userId }, input)!;
+  await checkIdempotencyKey(deps.prisma, claim);
   const replay = () => recorded(deps, key);
   const first = await replay();
   if (first) return first;
@@ -44,6 +48,7 @@ export async function correctMemory(deps: Deps, viewer: Viewer, raw: z.input<typ
     result = await deps.prisma.$transaction(
       async (tx) => {
         await tx.$executeRawUnsafe(`SELECT id FROM memories WHERE id = $1::uuid FOR UPDATE`, target.id);
+        await recordIdempotencyKey(tx, claim);
         const live = await tx.memoryVersion.findFirst({ where: { memoryId: target.id, status: 'CURRENT' } });
         // A memory forgotten entirely does not exist any more.
         if (!live) throw notFound('Memory');

@@ -16,6 +16,7 @@ import { enqueueMemoryExtraction } from '../memory/jobs.ts';
 import { applyTransition, lockTask } from '../tasks/apply-transition.ts';
 import { getMainThread } from '../threads/get-main-thread.ts';
 import { parseInput } from '../validate.ts';
+import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '../../store/idempotency.ts';
 import { answerInThread } from './answer.ts';
 import { routeMessage } from './route-message.ts';
 
@@ -45,13 +46,19 @@ export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeo
   const input = parseInput(SendMessageInput, raw);
   requireWorkspace(viewer, input.workspaceId, 'write');
   const thread = await getMainThread(deps, viewer, input.workspaceId);
-  const existing = await findSent(deps, thread.id, input.idempotencyKey);
+  // The key names this message: resending it returns the first result; new text on it is refused.
+  const claim = claimOf('sendMessage', { workspaceId: input.workspaceId, userId: viewer.userId }, input)!;
+  await checkIdempotencyKey(deps.prisma, claim);
+  // Stored beside the server's own keys in the thread (`reply:<id>`), so namespaced.
+  const storedKey = clientKey(input.idempotencyKey);
+  const existing = await findSent(deps, thread.id, storedKey);
   if (existing) return existing;
 
   const routed = await routeMessage(deps, viewer, { ...input, threadId: thread.id });
   const detected = detectLanguage(input.text);
   try {
     const { value } = await transactWithEvents(deps, async (tx, emit) => {
+      await recordIdempotencyKey(tx, claim);
       const message = await tx.message.create({
         data: {
           threadId: thread.id,
@@ -63,7 +70,7 @@ export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeo
           objectId: input.objectId ?? null,
           cardAction: (input.cardAction ?? undefined) as Prisma.InputJsonValue | undefined,
           language: detected.language === 'und' ? null : detected.language,
-          idempotencyKey: input.idempotencyKey,
+          idempotencyKey: storedKey,
         },
       });
       if (routed.card) {
@@ -103,7 +110,8 @@ export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeo
   } catch (e) {
     // A concurrent send with the same key won: return what it created.
     if (/Unique constraint|P2002|23505/.test(String((e as Error).message))) {
-      const again = await findSent(deps, thread.id, input.idempotencyKey);
+      await checkIdempotencyKey(deps.prisma, claim);
+      const again = await findSent(deps, thread.id, storedKey);
       if (again) return again;
     }
     throw e;

@@ -8,6 +8,8 @@ import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../errors.ts';
 import { parseInput } from '../validate.ts';
+import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey, type IdempotencyClaim } from '../../store/idempotency.ts';
+import type { Tx } from '../../db/client.ts';
 import { FlowOp, OBJECT_KINDS } from './content.ts';
 import { createObjectOp, editDocumentOp, editFlowOp, updateObjectOp } from './operations.ts';
 import type { ObjectActor } from './store.ts';
@@ -25,6 +27,28 @@ async function workspaceOf(deps: Deps, viewer: Viewer, objectId: string, access:
 
 const userActor = (viewer: Viewer): ObjectActor => ({ kind: 'USER', userId: viewer.userId });
 
+/**
+ * A person's write with an idempotency key: the key must name this request (checked before, recorded
+ * in the write's transaction), and is stored as `client:<key>` beside the agent's tool-call keys.
+ */
+async function keyed<I extends { idempotencyKey?: string | null }>(
+  deps: Deps,
+  viewer: Viewer,
+  workspaceId: string,
+  operation: string,
+  input: I,
+): Promise<{ claim: IdempotencyClaim | null; input: I; record(tx: Tx): Promise<void> }> {
+  const claim = claimOf(operation, { workspaceId, userId: viewer.userId }, input as I & Record<string, unknown>);
+  if (claim) await checkIdempotencyKey(deps.prisma, claim);
+  return {
+    claim,
+    input: { ...input, idempotencyKey: input.idempotencyKey ? clientKey(input.idempotencyKey) : input.idempotencyKey },
+    record: async (tx) => {
+      if (claim) await recordIdempotencyKey(tx, claim);
+    },
+  };
+}
+
 export const CreateObjectInput = z.object({
   workspaceId: Uuid,
   kind: z.enum(OBJECT_KINDS),
@@ -36,7 +60,11 @@ export const CreateObjectInput = z.object({
 export async function createObject(deps: Deps, viewer: Viewer, raw: z.input<typeof CreateObjectInput>) {
   const input = parseInput(CreateObjectInput, raw);
   requireWorkspace(viewer, input.workspaceId, 'write');
-  const { value } = await transactWithEvents(deps, (tx, emit) => createObjectOp(tx, emit, { ...input, actor: userActor(viewer) }));
+  const k = await keyed(deps, viewer, input.workspaceId, 'createObject', input);
+  const { value } = await transactWithEvents(deps, async (tx, emit) => {
+    await k.record(tx);
+    return createObjectOp(tx, emit, { ...k.input, actor: userActor(viewer) });
+  });
   return value;
 }
 
@@ -51,7 +79,11 @@ export const UpdateObjectInput = z.object({
 export async function updateObject(deps: Deps, viewer: Viewer, raw: z.input<typeof UpdateObjectInput>) {
   const input = parseInput(UpdateObjectInput, raw);
   const workspaceId = await workspaceOf(deps, viewer, input.objectId, 'write');
-  const { value } = await transactWithEvents(deps, (tx, emit) => updateObjectOp(tx, emit, { ...input, workspaceId, actor: userActor(viewer) }));
+  const k = await keyed(deps, viewer, workspaceId, 'updateObject', input);
+  const { value } = await transactWithEvents(deps, async (tx, emit) => {
+    await k.record(tx);
+    return updateObjectOp(tx, emit, { ...k.input, workspaceId, actor: userActor(viewer) });
+  });
   return value;
 }
 
@@ -65,7 +97,11 @@ export const EditDocumentInput = z.object({
 export async function editDocument(deps: Deps, viewer: Viewer, raw: z.input<typeof EditDocumentInput>) {
   const input = parseInput(EditDocumentInput, raw);
   const workspaceId = await workspaceOf(deps, viewer, input.objectId, 'write');
-  const { value } = await transactWithEvents(deps, (tx, emit) => editDocumentOp(tx, emit, { ...input, workspaceId, actor: userActor(viewer) }));
+  const k = await keyed(deps, viewer, workspaceId, 'editDocument', input);
+  const { value } = await transactWithEvents(deps, async (tx, emit) => {
+    await k.record(tx);
+    return editDocumentOp(tx, emit, { ...k.input, workspaceId, actor: userActor(viewer) });
+  });
   return value;
 }
 
@@ -79,7 +115,11 @@ export const EditFlowInput = z.object({
 export async function editFlow(deps: Deps, viewer: Viewer, raw: z.input<typeof EditFlowInput>) {
   const input = parseInput(EditFlowInput, raw);
   const workspaceId = await workspaceOf(deps, viewer, input.objectId, 'write');
-  const { value } = await transactWithEvents(deps, (tx, emit) => editFlowOp(tx, emit, { ...input, workspaceId, actor: userActor(viewer) }));
+  const k = await keyed(deps, viewer, workspaceId, 'editFlow', input);
+  const { value } = await transactWithEvents(deps, async (tx, emit) => {
+    await k.record(tx);
+    return editFlowOp(tx, emit, { ...k.input, workspaceId, actor: userActor(viewer) });
+  });
   return value;
 }
 

@@ -35,6 +35,8 @@ export async function updateSettings(deps: Deps, viewer: Viewer, raw: z.input<ty
   const input = parseInput(UpdateSettingsInput, raw);
   const role = requireWorkspace(viewer, input.workspaceId, 'write');
   if (role !== 'OWNER') throw forbidden('Only an owner can change the workspace limits');
+  // Spending rules are a person's to change, never an integration's.
+  if (viewer.principal !== 'HUMAN') throw forbidden('Only a person can change the workspace limits; this token belongs to an integration');
   return deps.prisma.$transaction(async (tx) => {
     await lockWorkspaceSettings(tx, input.workspaceId);
     const current = await tx.workspaceSettings.findUniqueOrThrow({ where: { workspaceId: input.workspaceId } });
@@ -66,6 +68,7 @@ export const UpdateTaskLimitsInput = z.object({
 export async function updateTaskLimits(deps: Deps, viewer: Viewer, raw: z.input<typeof UpdateTaskLimitsInput>) {
   const input = parseInput(UpdateTaskLimitsInput, raw);
   const task = await loadTaskFor(deps.prisma, viewer, input.taskId, 'write');
+  if (viewer.principal !== 'HUMAN') throw forbidden("Only a person can change a task's spending limits; this token belongs to an integration");
   if (input.approvedBudgetCents !== undefined) {
     requireWorkspace(viewer, task.workspaceId, 'approve', 'Task');
     if (viewer.principal !== 'HUMAN') throw forbidden('Only a person can approve a budget');

@@ -5,6 +5,7 @@ import { transactWithEvents, withAppendedSeq } from '../../channel/unit-of-work.
 import type { Deps } from '../../deps.ts';
 import { ensureTurn } from '../../runtime/turns.ts';
 import { parseInput } from '../validate.ts';
+import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '../../store/idempotency.ts';
 
 export const CreateTaskInput = z.object({
   workspaceId: z.string().uuid(),
@@ -17,21 +18,26 @@ export const CreateTaskInput = z.object({
 export async function createTask(deps: Deps, viewer: Viewer, raw: z.input<typeof CreateTaskInput>) {
   const input = parseInput(CreateTaskInput, raw);
   requireWorkspace(viewer, input.workspaceId, 'write');
-  if (input.idempotencyKey) {
+  const claim = claimOf('createTask', { workspaceId: input.workspaceId, userId: viewer.userId }, input);
+  // Stored beside the keys of tasks the server creates itself (`message:<id>`), so namespaced.
+  const storedKey = input.idempotencyKey ? clientKey(input.idempotencyKey) : null;
+  if (claim && storedKey) {
+    await checkIdempotencyKey(deps.prisma, claim);
     const existing = await deps.prisma.task.findUnique({
-      where: { workspaceId_idempotencyKey: { workspaceId: input.workspaceId, idempotencyKey: input.idempotencyKey } },
+      where: { workspaceId_idempotencyKey: { workspaceId: input.workspaceId, idempotencyKey: storedKey } },
     });
     if (existing) return existing;
   }
   try {
     const { value, events } = await transactWithEvents(deps, async (tx, emit) => {
+      if (claim) await recordIdempotencyKey(tx, claim);
       const task = await tx.task.create({
         data: {
           workspaceId: input.workspaceId,
           createdById: viewer.userId, paidActions: viewer.paidActions ?? 'WORKSPACE_RULES',
           title: input.title,
           goal: input.goal,
-          idempotencyKey: input.idempotencyKey ?? null,
+          idempotencyKey: storedKey,
         },
       });
       // The first turn and its wake-up job commit with the task (or not at all).
@@ -46,9 +52,10 @@ export async function createTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
     return withAppendedSeq(value, events);
   } catch (e) {
     // Two concurrent requests with one idempotency key: the loser returns the winner's task.
-    if (input.idempotencyKey && /Unique constraint|P2002|23505/.test(String((e as Error).message))) {
+    if (claim && storedKey && /Unique constraint|P2002|23505/.test(String((e as Error).message))) {
+      await checkIdempotencyKey(deps.prisma, claim);
       const existing = await deps.prisma.task.findUnique({
-        where: { workspaceId_idempotencyKey: { workspaceId: input.workspaceId, idempotencyKey: input.idempotencyKey } },
+        where: { workspaceId_idempotencyKey: { workspaceId: input.workspaceId, idempotencyKey: storedKey } },
       });
       if (existing) return existing;
     }

@@ -11,6 +11,7 @@ import { isTerminal } from '../../domain/task-status.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
 import { ensureTurn } from '../../runtime/turns.ts';
 import { parseInput } from '../validate.ts';
+import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '../../store/idempotency.ts';
 import { applyTransition, lockTask } from './apply-transition.ts';
 import { loadTaskFor } from './load-task.ts';
 
@@ -32,11 +33,15 @@ const transitionOf = { PAUSE: 'pause', RESUME: 'resume', CANCEL: 'cancel' } as c
 
 export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof SignalTaskInput>) {
   const input = parseInput(SignalTaskInput, raw);
-  await loadTaskFor(deps.prisma, viewer, input.taskId, 'write');
+  const target = await loadTaskFor(deps.prisma, viewer, input.taskId, 'write');
+  // The key names this signal: the same key with another signal, task or text is refused.
+  const claim = claimOf('signalTask', { workspaceId: target.workspaceId, userId: viewer.userId }, input);
+  if (claim) await checkIdempotencyKey(deps.prisma, claim);
   const actor = { kind: 'USER' as const, id: viewer.userId };
   const { value, events } = await transactWithEvents(deps, async (tx, emit) => {
     const current = await lockTask(tx, input.taskId);
     if (!current) throw notFound('Task');
+    if (claim) await recordIdempotencyKey(tx, claim);
     const inboxSignal = input.signal === 'REVISE' || input.signal === 'ADD_CONTEXT';
     if (input.idempotencyKey || inboxSignal) {
       const inserted = await tx.$queryRawUnsafe<{ id: string }[]>(
@@ -48,7 +53,8 @@ export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
         input.signal,
         input.text ?? input.reason ?? null,
         viewer.userId,
-        input.idempotencyKey ?? null,
+        // Namespaced: the server writes its own inbox keys (`approval:<id>`, `job:<id>`).
+        input.idempotencyKey ? clientKey(input.idempotencyKey) : null,
         // State signals are applied right here; only inbox signals wait for a step to read them.
         inboxSignal ? null : new Date(),
       );

@@ -16,6 +16,8 @@ export const CreateTokenInput = z.object({
   principal: z.enum(['HUMAN', 'SERVICE']).default('HUMAN'),
   /** Integrations confirm each paid action unless their policy says otherwise. */
   paidActions: z.enum(['CONFIRM_EACH', 'WORKSPACE_RULES']).optional(),
+  /** For a web session: the token it was exchanged from (revoking that token ends the session). */
+  parentTokenId: z.string().uuid().optional(),
 });
 
 export async function createToken(prisma: PrismaClient, raw: z.input<typeof CreateTokenInput>) {
@@ -37,6 +39,7 @@ export async function createToken(prisma: PrismaClient, raw: z.input<typeof Crea
       expiresAt: input.expiresAt ?? null,
       principal: input.principal,
       paidActions: input.paidActions ?? (input.principal === 'SERVICE' ? 'CONFIRM_EACH' : 'WORKSPACE_RULES'),
+      parentTokenId: input.parentTokenId ?? null,
     },
   });
   return { token: t.token, id: row.id, scopes: row.scopes };
