@@ -8,7 +8,12 @@ import type { Deps } from './deps.ts';
 import { createGraphQLServer, type GraphQLServer } from './graphql/yoga.ts';
 import { listenToProvider, reconcileJobs, type JobDeps } from './generation/jobs.ts';
 import { OpenAIImagesProvider } from './generation/openai-images.ts';
+import { HttpGenerationProvider } from './generation/http-provider.ts';
+import { ensureProviderSecret } from './generation/provider-protocol.ts';
 import { RoutedProvider } from './generation/routed.ts';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { startHeartbeat } from './store/processes.ts';
 import { SimulatedProvider } from './generation/simulated.ts';
 import type { GenerationProvider } from './generation/types.ts';
 import { startHttpServer, type RunningServer } from './http/server.ts';
@@ -59,14 +64,38 @@ export type AppOptions = {
   memory?: { timeoutMs?: number; retrievalDelayMs?: number; faults?: MemoryDeps['faults']; retryDelaySeconds?: number };
 };
 
-/** Simulated by default (tests, demos, offline); images at OpenAI when configured, the rest simulated. */
-function createGenerationProvider(config: Config): GenerationProvider {
+/**
+ * Simulated by default (tests, demos, offline): in this process, or the provider service when a
+ * provider URL is configured (main.ts sets it for the service it starts). Images at OpenAI when
+ * configured, the rest simulated.
+ */
+/** ATELIER_PROVIDER_CALLBACK_URL may name an API (its origin) or the hook itself. */
+function hookUrl(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  const u = new URL(url);
+  return u.pathname === '/' || u.pathname === '' ? `${u.origin}/hooks/generation/simulated` : url;
+}
+
+function createGenerationProvider(config: Config, log: Logger): GenerationProvider {
   const filesDir = resolve(config.dataDir, 'files');
-  const simulated = new SimulatedProvider({ filesDir });
+  const p = config.provider;
+  const simulated = p?.url
+    ? new HttpGenerationProvider({ baseUrl: p.url, secret: p.secret ?? ensureProviderSecret(config.dataDir), filesDir, callbackUrl: hookUrl(p.callbackUrl), log })
+    : new SimulatedProvider({ filesDir, ...p?.simulation });
   const { apiKey, baseUrl, imageProvider, imageModel } = config.openai;
   if (imageProvider !== 'openai' || !apiKey) return simulated;
   const images = new OpenAIImagesProvider({ apiKey, baseUrl, model: imageModel, filesDir });
   return new RoutedProvider({ IMAGE: { provider: images, idPrefix: 'oai_img_' } }, simulated);
+}
+
+/** Runs `fn` on a watchdog tick at most once per `everyMs`. */
+function reconcileEvery(everyMs: number, fn: () => Promise<unknown>): () => Promise<unknown> {
+  let last = 0;
+  return async () => {
+    if (Date.now() - last < everyMs) return;
+    last = Date.now();
+    await fn();
+  };
 }
 
 export async function createApp(config: Config, connectionString: string, opts: AppOptions = {}): Promise<App> {
@@ -75,7 +104,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
   const notifier = new EventNotifier(prisma, log);
   const hub = new EventHub({ prisma, connectionString, log, pollMs: config.eventPollMs });
   notifier.onLocal((w, p) => hub.wake(w, p));
-  const scheduler = new Scheduler(connectionString, log);
+  const scheduler = new Scheduler(connectionString, log, { expireInSeconds: config.runtime.queueExpireSeconds, retryLimit: config.runtime.queueRetryLimit });
   await hub.start();
   const objectFeed = new ObjectFeed({ prisma, connectionString, log, pollMs: config.eventPollMs });
   await objectFeed.start();
@@ -93,7 +122,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
           routerModel: config.openai.routerModel,
           workerModel: config.openai.workerModel,
         }));
-  const provider = opts.provider ?? createGenerationProvider(config);
+  const provider = opts.provider ?? createGenerationProvider(config, log);
   const jobs: JobDeps = { prisma, notifier, provider, log, onJobEnd: wakeOnJobEnd(scheduler) };
   const stopListening = listenToProvider(jobs);
   const capabilities = await loadCapabilities(provider);
@@ -134,7 +163,11 @@ export async function createApp(config: Config, connectionString: string, opts: 
     yoga,
     listen: async (o = {}) => {
       const s = await startHttpServer(deps, yoga, { port: o.port ?? config.port, host: o.host ?? config.host, web: o.web });
-      servers.push(s);
+      const beat = startHeartbeat(prisma, log, { id: `api:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, kind: 'API', concurrency: 0, intervalMs: config.runtime.heartbeatMs ?? 5000, running: () => 0 });
+      await beat.ready();
+      servers.push({ ...s, close: async () => { await beat.stop(); await s.close(); } });
+      // A provider that calls back over HTTP now has an address for its callbacks.
+      provider.useCallbackBase?.(s.url);
       return s;
     },
     startWorker: async (o = {}) => {
@@ -143,7 +176,12 @@ export async function createApp(config: Config, connectionString: string, opts: 
         watchdogMs: config.runtime.watchdogMs,
         staleQueuedMs: config.runtime.staleQueuedMs,
         // Jobs whose callbacks went silent are polled; unclear submissions are looked up.
-        alsoEachTick: () => reconcileJobs(jobs, { silentMs: Math.max(config.runtime.watchdogMs * 3, 5000) }),
+        // Orders whose submission was never recorded are submitted by their key after one lease.
+        alsoEachTick: reconcileEvery(config.runtime.reconcileMs ?? config.runtime.watchdogMs, () =>
+          reconcileJobs(jobs, { silentMs: Math.max(config.runtime.watchdogMs * 3, 5000), submittingMs: config.runtime.leaseMs }),
+        ),
+        recoverySlots: config.runtime.recoverySlots,
+        heartbeatMs: config.runtime.heartbeatMs,
       });
       const stopMemory = await startMemoryWorker(scheduler.boss, memory);
       workers.push({ ...w, stop: async () => { await stopMemory(); await w.stop(); } });

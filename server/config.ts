@@ -1,5 +1,7 @@
 // Process configuration, parsed once at start-up from the environment (zod at the boundary).
 import { z } from 'zod';
+import type { SimulationSettings } from './generation/simulation.ts';
+import type { GenerationKind } from './generation/types.ts';
 import type { ContextOptions } from './runtime/compaction.ts';
 import { priceTableFromEnv, type PriceTable } from './runtime/models/pricing.ts';
 
@@ -17,12 +19,25 @@ const EnvSchema = z.object({
   ATELIER_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
   ATELIER_MAX_QUERY_DEPTH: z.coerce.number().int().positive().default(12),
   ATELIER_MAX_QUERY_COST: z.coerce.number().int().positive().default(20_000),
+  /// Lexical tokens in one GraphQL document; parsing stops beyond (the largest app document has ~200).
+  ATELIER_MAX_QUERY_TOKENS: z.coerce.number().int().positive().default(1000),
+  /// Aliased fields in one document, fragments expanded.
+  ATELIER_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
+  /// Directives in one document, fragments expanded.
+  ATELIER_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(20),
+  /// Root fields of one mutation request; each also counts against the rate limit.
+  ATELIER_MAX_MUTATIONS_PER_REQUEST: z.coerce.number().int().positive().default(10),
   /// Requests per minute per credential (token) before RATE_LIMITED.
   ATELIER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   /// Safety poll of the event hub, catching a wake-up lost to a producer crash.
   ATELIER_EVENT_POLL_MS: z.coerce.number().int().positive().default(2000),
   ATELIER_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   ATELIER_GRAPHIQL: bool.default(true),
+  /// Browser origins besides the server's own that may use the session cookie (credentialed CORS),
+  /// comma-separated, e.g. `https://studio.example.com,http://localhost:3000`.
+  ATELIER_ALLOWED_ORIGINS: z.string().optional(),
+  /// How often open WebSockets re-check their credential; a revoked one is closed (4401).
+  ATELIER_WS_REAUTH_MS: z.coerce.number().int().min(100).default(5000),
   /// The web app on the same port: on (production build), dev (next dev in-process) or off (API only).
   ATELIER_WEB: z.enum(['on', 'dev', 'off']).default('on'),
   ATELIER_ROUTER_MODEL: z.string().optional(),
@@ -36,6 +51,17 @@ const EnvSchema = z.object({
   /// A queued turn whose wake-up is older than this is re-sent by the watchdog.
   ATELIER_STALE_QUEUED_MS: z.coerce.number().int().min(50).default(30_000),
   ATELIER_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /// Extra turn slots per worker kept for taken-over turns, so recovery never waits behind new work.
+  ATELIER_RECOVERY_SLOTS: z.coerce.number().int().min(0).max(16).default(1),
+  /// Job reconciliation: silent jobs polled, stuck orders submitted, unwanted jobs cancelled upstream
+  /// (default: every watchdog tick).
+  ATELIER_RECONCILE_MS: z.coerce.number().int().min(50).optional(),
+  /// How often each process records its heartbeat (viewer.runtime.processes).
+  ATELIER_HEARTBEAT_MS: z.coerce.number().int().min(50).default(5_000),
+  /// pg-boss: an active wake-up job of a dead worker expires after this (the lease recovers the turn sooner).
+  ATELIER_QUEUE_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(900),
+  /// pg-boss: retries of a failed wake-up job.
+  ATELIER_QUEUE_RETRY_LIMIT: z.coerce.number().int().min(0).max(100).default(3),
   ATELIER_MAX_STEPS_PER_TURN: z.coerce.number().int().min(1).max(200).default(12),
   ATELIER_MAX_TURNS_PER_TASK: z.coerce.number().int().min(1).max(1000).default(25),
   ATELIER_MAX_IDLE_TURNS: z.coerce.number().int().min(1).max(100).default(2),
@@ -51,6 +77,24 @@ const EnvSchema = z.object({
   ATELIER_IMAGE_MODEL: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
+  /// A running provider service (server/provider/) to use; unset: `npm start` runs one as a child process.
+  ATELIER_PROVIDER_URL: z.string().url().optional(),
+  /// The provider service's port (unset: `npm run provider` takes 4100, the child of `npm start` a free one).
+  ATELIER_PROVIDER_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  ATELIER_PROVIDER_HOST: z.string().default('127.0.0.1'),
+  /// Shared by the API and the provider service (bearer token, callback signatures); unset: generated in the data dir.
+  ATELIER_PROVIDER_SECRET: z.string().min(16).optional(),
+  /// Where the provider sends callbacks: an API's URL (its /hooks/generation/simulated) or the hook's full
+  /// URL. Default: this process's own API URL; worker-only processes without it poll.
+  ATELIER_PROVIDER_CALLBACK_URL: z.string().url().optional(),
+  /// Simulation settings: latency (`1000` for all kinds, or `IMAGE=200,VIDEO=800`), fault rates 0..1, seed.
+  ATELIER_SIM_LATENCY_MS: z.string().optional(),
+  ATELIER_SIM_FAILURE_RATE: z.coerce.number().min(0).max(1).optional(),
+  ATELIER_SIM_UNKNOWN_SUBMIT_RATE: z.coerce.number().min(0).max(1).optional(),
+  ATELIER_SIM_DUPLICATE_CALLBACK_RATE: z.coerce.number().min(0).max(1).optional(),
+  ATELIER_SIM_OUT_OF_ORDER_RATE: z.coerce.number().min(0).max(1).optional(),
+  ATELIER_SIM_MISSING_CALLBACK_RATE: z.coerce.number().min(0).max(1).optional(),
+  ATELIER_SIM_SEED: z.coerce.number().int().optional(),
 });
 
 export type Config = {
@@ -62,10 +106,18 @@ export type Config = {
   maxBodyBytes: number;
   maxQueryDepth: number;
   maxQueryCost: number;
+  maxQueryTokens: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxMutationsPerRequest: number;
   rateLimitPerMinute: number;
   eventPollMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   graphiql: boolean;
+  /** Extra browser origins trusted with the session cookie (the server's own origin always is). */
+  allowedOrigins?: string[];
+  /** Interval of the credential re-check of open WebSockets. */
+  wsReauthMs?: number;
   web?: 'on' | 'dev' | 'off';
   openai: {
     apiKey: string | undefined;
@@ -82,6 +134,12 @@ export type Config = {
     watchdogMs: number;
     staleQueuedMs: number;
     workerConcurrency: number;
+    /** Extra slots for taken-over turns (recovery first). */
+    recoverySlots?: number;
+    reconcileMs?: number;
+    heartbeatMs?: number;
+    queueExpireSeconds?: number;
+    queueRetryLimit?: number;
     maxStepsPerTurn: number;
     maxTurnsPerTask: number;
     maxIdleTurns?: number;
@@ -92,6 +150,15 @@ export type Config = {
   };
   /** Long-term memory: retrieval for a worker step gives up after this (the step goes on without it). */
   memory?: { timeoutMs: number };
+  /** The simulated generation provider: in process, or the provider service at `url`. */
+  provider?: {
+    url?: string;
+    port?: number;
+    host: string;
+    secret?: string;
+    callbackUrl?: string;
+    simulation: SimulationSettings;
+  };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -112,10 +179,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: e.ATELIER_MAX_BODY_BYTES,
     maxQueryDepth: e.ATELIER_MAX_QUERY_DEPTH,
     maxQueryCost: e.ATELIER_MAX_QUERY_COST,
+    maxQueryTokens: e.ATELIER_MAX_QUERY_TOKENS,
+    maxAliases: e.ATELIER_MAX_ALIASES,
+    maxDirectives: e.ATELIER_MAX_DIRECTIVES,
+    maxMutationsPerRequest: e.ATELIER_MAX_MUTATIONS_PER_REQUEST,
     rateLimitPerMinute: e.ATELIER_RATE_LIMIT_PER_MINUTE,
     eventPollMs: e.ATELIER_EVENT_POLL_MS,
     logLevel: e.ATELIER_LOG_LEVEL,
     graphiql: e.ATELIER_GRAPHIQL,
+    allowedOrigins: parseOrigins(e.ATELIER_ALLOWED_ORIGINS),
+    wsReauthMs: e.ATELIER_WS_REAUTH_MS,
     web: e.ATELIER_WEB,
     openai: {
       apiKey: e.OPENAI_API_KEY,
@@ -131,6 +204,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       watchdogMs: e.ATELIER_WATCHDOG_MS,
       staleQueuedMs: e.ATELIER_STALE_QUEUED_MS,
       workerConcurrency: e.ATELIER_WORKER_CONCURRENCY,
+      recoverySlots: e.ATELIER_RECOVERY_SLOTS,
+      reconcileMs: e.ATELIER_RECONCILE_MS,
+      heartbeatMs: e.ATELIER_HEARTBEAT_MS,
+      queueExpireSeconds: e.ATELIER_QUEUE_EXPIRE_SECONDS,
+      queueRetryLimit: e.ATELIER_QUEUE_RETRY_LIMIT,
       maxStepsPerTurn: e.ATELIER_MAX_STEPS_PER_TURN,
       maxTurnsPerTask: e.ATELIER_MAX_TURNS_PER_TASK,
       maxIdleTurns: e.ATELIER_MAX_IDLE_TURNS,
@@ -139,5 +217,58 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       prices: priceTableFromEnv(e.ATELIER_MODEL_PRICES),
     },
     memory: { timeoutMs: e.ATELIER_MEMORY_TIMEOUT_MS },
+    provider: {
+      url: e.ATELIER_PROVIDER_URL,
+      port: e.ATELIER_PROVIDER_PORT,
+      host: e.ATELIER_PROVIDER_HOST,
+      secret: e.ATELIER_PROVIDER_SECRET,
+      callbackUrl: e.ATELIER_PROVIDER_CALLBACK_URL,
+      simulation: {
+        ...(e.ATELIER_SIM_LATENCY_MS ? { latencyMs: parseLatency(e.ATELIER_SIM_LATENCY_MS) } : {}),
+        ...(e.ATELIER_SIM_FAILURE_RATE !== undefined ? { failureRate: e.ATELIER_SIM_FAILURE_RATE } : {}),
+        ...(e.ATELIER_SIM_UNKNOWN_SUBMIT_RATE !== undefined ? { unknownSubmitRate: e.ATELIER_SIM_UNKNOWN_SUBMIT_RATE } : {}),
+        ...(e.ATELIER_SIM_DUPLICATE_CALLBACK_RATE !== undefined ? { duplicateCallbackRate: e.ATELIER_SIM_DUPLICATE_CALLBACK_RATE } : {}),
+        ...(e.ATELIER_SIM_OUT_OF_ORDER_RATE !== undefined ? { outOfOrderRate: e.ATELIER_SIM_OUT_OF_ORDER_RATE } : {}),
+        ...(e.ATELIER_SIM_MISSING_CALLBACK_RATE !== undefined ? { missingCallbackRate: e.ATELIER_SIM_MISSING_CALLBACK_RATE } : {}),
+        ...(e.ATELIER_SIM_SEED !== undefined ? { seed: e.ATELIER_SIM_SEED } : {}),
+      },
+    },
   };
+}
+
+/** `1000` (every kind) or `IMAGE=200,VIDEO=800` (the kinds named; the others keep their default). */
+function parseLatency(raw: string): Partial<Record<GenerationKind, number>> {
+  const kinds: GenerationKind[] = ['IMAGE', 'VIDEO', 'AUDIO', 'MODEL_3D'];
+  const bad = () => new Error(`Invalid configuration:\n  ATELIER_SIM_LATENCY_MS: "${raw}" is not a number of ms or a list like IMAGE=200,VIDEO=800`);
+  if (/^\d+$/.test(raw.trim())) return Object.fromEntries(kinds.map((k) => [k, Number(raw)]));
+  const out: Partial<Record<GenerationKind, number>> = {};
+  for (const part of raw.split(',')) {
+    const m = /^\s*([A-Z_0-9]+)\s*=\s*(\d+)\s*$/.exec(part.toUpperCase());
+    if (!m || !kinds.includes(m[1] as GenerationKind)) throw bad();
+    out[m[1] as GenerationKind] = Number(m[2]);
+  }
+  return out;
+}
+
+/** Origins as the browser sends them (scheme://host[:port]); `*` is refused: it would hand the
+ * session cookie to every site. */
+function parseOrigins(raw: string | undefined): string[] {
+  if (!raw) return [];
+  return raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .map((o) => {
+      if (o === '*') throw new Error('Invalid configuration:\n  ATELIER_ALLOWED_ORIGINS: "*" is not allowed; list the origins');
+      let u: URL;
+      try {
+        u = new URL(o);
+      } catch {
+        throw new Error(`Invalid configuration:\n  ATELIER_ALLOWED_ORIGINS: "${o}" is not an origin (scheme://host[:port])`);
+      }
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+        throw new Error(`Invalid configuration:\n  ATELIER_ALLOWED_ORIGINS: "${o}" is not an http(s) origin`);
+      }
+      return u.origin;
+    });
 }

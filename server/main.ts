@@ -9,6 +9,7 @@ import { ensureDatabase, migrate } from './db/migrate.ts';
 import { createWebHandler, type WebHandler } from './http/web.ts';
 import { createLogger } from './log.ts';
 import { initWorkspace } from './services/workspaces/init-workspace.ts';
+import { startProviderService, type ProviderService } from './provider/process.ts';
 
 async function main() {
   const config = loadConfig();
@@ -20,8 +21,10 @@ async function main() {
     url = embedded.connectionString;
     log.info('embedded PostgreSQL running', { port: config.embeddedPgPort, dataDir: config.dataDir });
   }
+  let providerService: ProviderService | undefined;
   // If anything below fails, stop the embedded server we started rather than orphan it.
   const failStop = async (e: unknown) => {
+    await providerService?.stop().catch(() => {});
     await embedded?.stop().catch(() => {});
     throw e;
   };
@@ -34,7 +37,11 @@ async function main() {
     log.warn('tracing not started', { error: (e as Error).message });
     return null;
   });
-  const app = await createApp(config, url, { log }).catch(failStop);
+  // The simulated provider runs as a service of its own (a child process, or ATELIER_PROVIDER_URL),
+  // so its jobs outlive this process.
+  if (!config.provider?.url) providerService = await startProviderService(config, log).catch(failStop);
+  const appConfig = providerService ? { ...config, provider: { ...config.provider!, url: providerService.url, secret: providerService.secret } } : config;
+  const app = await createApp(appConfig, url, { log }).catch(failStop);
   // --worker-only: no API (scale workers separately); --api-only: no worker (scale API processes).
   const workerOnly = process.argv.includes('--worker-only');
   const apiOnly = process.argv.includes('--api-only');
@@ -66,6 +73,7 @@ async function main() {
       `  GraphQL (HTTP, SSE, WebSocket): ${server.url}/graphql`,
       embedded ? `  Database: embedded PostgreSQL, data in ${config.dataDir}/` : '  Database: DATABASE_URL',
       `  Model: ${app.deps.runtime.models.info.description}`,
+      `  Generation: simulated provider service at ${appConfig.provider?.url}${providerService?.owned ? ' (child process)' : ''}`,
     ];
     if (token) {
       lines.push(
@@ -88,6 +96,7 @@ async function main() {
     stopping = true;
     log.info('shutting down', { signal });
     await app.close().catch((e) => log.error('close failed', { error: (e as Error).message }));
+    await providerService?.stop().catch(() => {});
     await stopTracing?.().catch(() => {});
     await embedded?.stop().catch(() => {});
     process.exit(0);

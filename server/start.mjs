@@ -1,6 +1,6 @@
 // `npm start` / `npm run worker` entry, in plain JavaScript so it runs on a fresh clone: installs the
-// dependencies when they are missing (npm ci), then runs server/main.ts under tsx.
-import { spawn, spawnSync } from 'node:child_process';
+// dependencies when they are missing (npm ci), then runs server/main.ts under tsx in this same process.
+import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildWeb, webBuildIsStale } from './web-build.mjs';
@@ -25,9 +25,8 @@ if (web === 'on' && !process.argv.includes('--worker-only') && webBuildIsStale(r
     process.env.ATELIER_WEB = 'off';
   }
 }
-const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-});
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// The server runs in THIS process (TypeScript through tsx's loader, registered here): killing the
+// process npm started kills the server, with nothing orphaned — no child to outlive its parent.
+const { register } = await import('tsx/esm/api');
+register();
+await import('./main.ts');

@@ -10,7 +10,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { Viewer } from '../server/auth/viewer.ts';
 import { SimulatedProvider } from '../server/generation/simulated.ts';
-import { ChecklistItemSchema, countOrder, linkArtifact, mergePlan, scopeGrew, type ChecklistItem } from '../server/runtime/checklist.ts';
+import { ChecklistItemSchema, startStep, linkArtifact, mergePlan, scopeGrew, type ChecklistItem } from '../server/runtime/checklist.ts';
 import { asksForConfirmation, decideContinuation, type ContinuationInput } from '../server/runtime/continuation.ts';
 import { runTurn } from '../server/runtime/engine.ts';
 import { scriptedProvider } from '../server/runtime/models/provider.ts';
@@ -67,12 +67,14 @@ describe('the continuation decision (pure)', () => {
     for (const yes of ['Please confirm the direction.', 'Should I proceed with the shots?', 'Do you want me to make more?', 'Soll ich die Bilder erzeugen?', '请确认']) assert.ok(asksForConfirmation(yes), yes);
     for (const no of ['Done: three posters.', 'Anything else?', 'I picked candidate 2 as you asked.']) assert.ok(!asksForConfirmation(no), no);
   });
-  test('the checklist algebra: plans keep progress, re-opened steps start a new round, orders count once', () => {
+  test('the checklist algebra: plans keep progress, re-opened steps start a new round, an order starts its step', () => {
     const price = (k: string) => (k === 'IMAGE' ? 4 : 0);
     const v1 = mergePlan([], [{ title: 'Candidates', kind: 'IMAGE', count: 3 }, { title: 'Pick', kind: 'CHECKPOINT' }], price, 'plan');
     assert.deepEqual(v1.map((i) => [i.id, i.estimateCents, i.needsApproval]), [['candidates', 12, false], ['pick', 0, true]]);
-    let v2 = countOrder(v1, 'candidates', 0, 1);
-    assert.deepEqual([v2[0]!.status, v2[0]!.ordered], ['IN_PROGRESS', 1]);
+    let v2 = startStep(v1, 'candidates', 0);
+    assert.equal(v2[0]!.status, 'IN_PROGRESS');
+    assert.deepEqual(startStep(v1, 'candidates', 1), v1, 'an order of another round starts nothing');
+    v2 = v2.map((i) => (i.id === 'candidates' ? { ...i, ordered: 1 } : i)); // as derived from one live job
     v2 = linkArtifact(v2, 'candidates', 'object:a', 'ok');
     assert.deepEqual(linkArtifact(v2, 'candidates', 'object:a', 'ok'), v2, 'a duplicate callback links nothing twice');
     const reopened = mergePlan(v2, [{ id: 'candidates', title: 'Candidates', kind: 'IMAGE', count: 3, reopen: true }, { id: 'pick', title: 'Pick', kind: 'CHECKPOINT' }], price, 'night instead');

@@ -10,7 +10,9 @@ import { collect, wsClient } from './helpers/clients.ts';
 let t: TestApp;
 let taskGid: string;
 before(async () => {
-  t = await startTestApp('http', { maxBodyBytes: 50_000, maxQueryDepth: 8, maxQueryCost: 2_000 });
+  // The cost limit leaves room for TaskEventsPage (a variable page of events counts as 500) so its
+  // bad arguments reach the resolver.
+  t = await startTestApp('http', { maxBodyBytes: 50_000, maxQueryDepth: 8, maxQueryCost: 6_000 });
   const d = await gqlOk(t.url, t.a.ownerToken, CreateTask, { input: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), title: 'x' } });
   taskGid = d.createTask.task.id;
 });

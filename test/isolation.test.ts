@@ -126,11 +126,11 @@ describe('a token of workspace A sees nothing of workspace B', () => {
     await c.dispose();
   });
 
-  test('a WebSocket connection without a valid token is closed (4403) before any operation', async () => {
+  test('a WebSocket connection without a valid token is closed (4401 UNAUTHENTICATED) before any operation', async () => {
     for (const token of [null, 'atl_not-a-real-token']) {
       const c = wsClient(t.url, token, { lazy: false });
       const closed = await new Promise<number>((resolve) => c.on('closed', (e) => resolve((e as { code: number }).code)));
-      assert.equal(closed, 4403);
+      assert.equal(closed, 4401);
       await c.dispose();
     }
   });
@@ -179,7 +179,7 @@ describe('scopes and roles', () => {
       assert.equal(r.errors?.[0]?.extensions?.code, 'UNAUTHENTICATED');
       const c = wsClient(t.url, token, { lazy: false });
       const code = await new Promise<number>((resolve) => c.on('closed', (e) => resolve((e as { code: number }).code)));
-      assert.equal(code, 4403);
+      assert.equal(code, 4401);
       await c.dispose();
     }
   });

@@ -83,7 +83,7 @@ test('a cookie WebSocket works from our origin and is refused from another', asy
       setTimeout(() => void client.dispose(), 3000);
     });
   assert.equal(await connect(t.url), 'ok');
-  assert.match(await connect('http://evil.example'), /^closed 4403/);
+  assert.match(await connect('http://evil.example'), /^closed 4401/);
 });
 
 test('sign-out revokes the session token and clears the cookie', async () => {

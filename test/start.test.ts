@@ -60,3 +60,30 @@ test('npm start with no DATABASE_URL runs on embedded PostgreSQL, bootstraps onc
   assert.equal(again.task.title, 'survives restarts');
   assert.equal(again.task.workspace.id, v.viewer.workspaces[0]!.id);
 });
+
+test('npm start runs the server in the process it starts: SIGKILL leaves no server and no provider behind', async () => {
+  const env = { DATABASE_URL: process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres', ATELIER_TEST_ENTRY: 'start' };
+  const { createTestDatabase } = await import('./helpers/db.ts');
+  const db = await createTestDatabase('startkill');
+  try {
+    const proc = await startServerProcess({ ...env, DATABASE_URL: db.url }, 120_000);
+    const ready = await fetch(`${proc.url}/health/ready`);
+    assert.equal(ready.status, 200);
+    const provider = /Generation: simulated provider service at (http:\/\/\S+)/.exec(proc.output())?.[1];
+    assert.ok(provider, proc.output());
+    assert.equal((await fetch(`${provider}/health`)).status, 200);
+    await proc.stop('SIGKILL');
+    const gone = async (url: string) => {
+      for (let i = 0; i < 100; i++) {
+        const alive = await fetch(url).then(() => true, () => false);
+        if (!alive) return true;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return false;
+    };
+    assert.ok(await gone(`${proc.url}/health/live`), 'the server died with the process npm started');
+    assert.ok(await gone(`${provider}/health`), 'the provider service died with its parent');
+  } finally {
+    await db.drop();
+  }
+});

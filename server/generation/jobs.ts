@@ -9,7 +9,8 @@ import type { Prisma } from '../db/generated/client.ts';
 import type { Logger } from '../log.ts';
 import { createAssetForJob } from '../services/objects/create-asset.ts';
 import { advance, type JobStatus } from './status.ts';
-import { SubmissionOutcomeUnknown, type GenerationProvider, type GenerationRequest, type ProviderUpdate } from './types.ts';
+import { crashPoint } from '../crash-points.ts';
+import { ProviderUnavailable, SubmissionOutcomeUnknown, type GenerationProvider, type GenerationRequest, type ProviderUpdate } from './types.ts';
 
 /** What happens when a job reaches a final state (the runtime wakes or completes the task). */
 export type OnJobEnd = (
@@ -55,7 +56,7 @@ export async function submitGeneration(deps: JobDeps, req: GenerationRequest & {
  */
 export async function orderGeneration<G extends { kind: string }>(
   deps: JobDeps,
-  req: GenerationRequest & { workspaceId: string; taskId: string | null },
+  req: GenerationRequest & { workspaceId: string; taskId: string | null; workerId?: string; turnGeneration?: number },
   gate?: OrderGate,
 ): Promise<OrderResult<G>> {
   const { prisma, provider } = deps;
@@ -71,8 +72,8 @@ export async function orderGeneration<G extends { kind: string }>(
       if (outcome.kind !== 'proceed') return { gated: outcome as unknown as G };
     }
     const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `INSERT INTO generation_jobs (id, workspace_id, task_id, kind, provider, idempotency_key, prompt, params, status, quote_cents, created_at, updated_at, last_seen_at)
-       VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::"GenerationKind", $4, $5, $6, $7::jsonb, 'SUBMITTING', $8, now(), now(), now())
+      `INSERT INTO generation_jobs (id, workspace_id, task_id, kind, provider, idempotency_key, prompt, params, status, quote_cents, worker_id, turn_generation, created_at, updated_at, last_seen_at)
+       VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::"GenerationKind", $4, $5, $6, $7::jsonb, 'SUBMITTING', $8, $9, $10, now(), now(), now())
        ON CONFLICT (workspace_id, idempotency_key) DO NOTHING RETURNING id`,
       req.workspaceId,
       req.taskId,
@@ -82,6 +83,8 @@ export async function orderGeneration<G extends { kind: string }>(
       req.prompt,
       JSON.stringify(req.params ?? {}),
       quote,
+      req.workerId ?? null,
+      req.turnGeneration ?? null,
     );
     if (rows[0] && quote > 0) {
       await tx.ledgerEntry.create({
@@ -91,22 +94,52 @@ export async function orderGeneration<G extends { kind: string }>(
     return rows[0] ? { id: rows[0].id } : { existing: true as const };
   });
   if ('gated' in placed) return { kind: 'gated', outcome: placed.gated as G };
+  if (!('existing' in placed)) crashPoint('order.committed');
   if ('existing' in placed) {
-    // One job, one submission: whoever placed the order submits it.
-    return { kind: 'ordered', job: await prisma.generationJob.findUniqueOrThrow({ where: byKey }) };
+    const job = await prisma.generationJob.findUniqueOrThrow({ where: byKey });
+    // An order whose submission was never recorded (its worker died between the order's commit and
+    // the provider's answer): a takeover — a later generation of the turn, so the placing one is
+    // fenced out — submits it now by the same key, looked up first so a provider that already has
+    // it is never asked twice. Anyone else leaves it to its placer (or to reconciliation).
+    const takeover = req.turnGeneration !== undefined && job.turnGeneration !== null && req.turnGeneration > job.turnGeneration;
+    if (job.status === 'SUBMITTING' && takeover) await submitPlaced(deps, job.id, req, { lookupFirst: true });
+    return { kind: 'ordered', job: await prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } }) };
   }
-  const id = placed.id;
+  await submitPlaced(deps, placed.id, req, { lookupFirst: false });
+  return { kind: 'ordered', job: await prisma.generationJob.findUniqueOrThrow({ where: { id: placed.id } }) };
+}
+
+/**
+ * Submits a placed order and records the answer. Safe to repeat: the request carries the order's
+ * idempotency key, and `record` only moves a job forward. `lookupFirst` is for recovery, where an
+ * earlier attempt may have reached the provider.
+ */
+async function submitPlaced(deps: JobDeps, id: string, req: GenerationRequest & { taskId: string | null }, opts: { lookupFirst: boolean; wake?: boolean }) {
+  const { provider } = deps;
+  let found: { upstreamJobId: string } | null = null;
   try {
-    const { upstreamJobId } = await provider.submit(req);
+    found = opts.lookupFirst && provider.lookup ? await provider.lookup(req.idempotencyKey) : null;
+  } catch (e) {
+    // The provider cannot say now: the order stays as it is, and reconciliation asks again.
+    deps.log.warn('looking up an order failed; retried at the next reconciliation', { jobId: id, error: (e as Error).message });
+    return;
+  }
+  try {
+    const { upstreamJobId } = found ?? (await provider.submit(req));
+    crashPoint('submit.answered');
     await record(deps, id, req.taskId, { status: 'QUEUED', upstreamJobId }, 'JOB_SUBMITTED');
+    crashPoint('submit.recorded');
   } catch (e) {
     if (e instanceof SubmissionOutcomeUnknown) {
       await record(deps, id, req.taskId, { status: 'UNKNOWN', error: e.message }, 'JOB_SUBMISSION_UNKNOWN');
+    } else if (e instanceof ProviderUnavailable) {
+      // Nothing reached the provider: the order stays placed (SUBMITTING, money held) and
+      // reconciliation submits it when the provider is back.
+      deps.log.warn('the provider is unavailable; the order waits for reconciliation', { jobId: id, error: e.message });
     } else {
-      await record(deps, id, req.taskId, { status: 'FAILED', error: (e as Error).message.slice(0, 500) }, 'JOB_FAILED');
+      await record(deps, id, req.taskId, { status: 'FAILED', error: (e as Error).message.slice(0, 500) }, 'JOB_FAILED', { wake: opts.wake });
     }
   }
-  return { kind: 'ordered', job: await prisma.generationJob.findUniqueOrThrow({ where: { id } }) };
 }
 
 async function record(
@@ -115,6 +148,11 @@ async function record(
   taskId: string | null,
   set: { status: JobStatus; upstreamJobId?: string; error?: string },
   type: string,
+  /**
+   * Outside the worker's own call (reconciliation), a job that ends here must wake its task like a
+   * callback would; inside the call, the tool reads the status itself.
+   */
+  opts: { wake?: boolean } = {},
 ) {
   await transactWithEvents(deps, async (tx, emit) => {
     const rows = await tx.$queryRawUnsafe<JobRow[]>('SELECT id, task_id, status, progress, upstream_job_id FROM generation_jobs WHERE id = $1::uuid FOR UPDATE', jobId);
@@ -131,7 +169,14 @@ async function record(
       },
     });
     if (!next) return;
-    if (set.status === 'FAILED') await settle(tx, jobId, 'FAILED');
+    const terminal = set.status === 'FAILED' || set.status === 'CANCELLED';
+    // Lock order as in applyUpdate: job → task.
+    if (terminal && opts.wake && taskId) await tx.$queryRawUnsafe('SELECT 1 FROM tasks WHERE id = $1::uuid FOR UPDATE', taskId);
+    if (terminal) await settle(tx, jobId, set.status);
+    if (terminal && opts.wake && taskId && deps.onJobEnd) {
+      const full = await tx.generationJob.findUniqueOrThrow({ where: { id: jobId } });
+      await deps.onJobEnd(tx, emit, { id: jobId, taskId, kind: full.kind, status: set.status, params: full.params, files: null, error: set.error ?? null });
+    }
     if (taskId) emit(taskId, { type, actor: { kind: 'SYSTEM' }, payload: { jobId, status: set.status, error: set.error ?? null } });
   });
 }
@@ -140,6 +185,7 @@ const EVENT_FOR: Partial<Record<JobStatus, string>> = { SUCCEEDED: 'JOB_SUCCEEDE
 
 /** Applies a callback or poll result. Returns true when it changed the job. */
 export async function applyUpdate(deps: JobDeps, u: ProviderUpdate): Promise<boolean> {
+  crashPoint('callback.received');
   const { value } = await transactWithEvents(deps, async (tx, emit) => {
     const rows = await tx.$queryRawUnsafe<JobRow[]>(
       `SELECT id, task_id, status, progress, upstream_job_id FROM generation_jobs
@@ -203,6 +249,7 @@ export async function applyUpdate(deps: JobDeps, u: ProviderUpdate): Promise<boo
     }
     return true;
   });
+  if (value) crashPoint('callback.applied');
   return value;
 }
 
@@ -214,11 +261,37 @@ export function listenToProvider(deps: JobDeps): () => void {
 }
 
 /**
- * Reconciliation: jobs silent for `silentMs` are polled; UNKNOWN submissions are looked up by their
- * idempotency key (attached when found, failed when the provider never got them).
+ * Reconciliation, every watchdog tick:
+ *  - orders still SUBMITTING after `submittingMs` (their worker died before recording the answer)
+ *    are submitted by their key — or cancelled when their task ended or their step was abandoned;
+ *  - jobs silent for `silentMs` are polled;
+ *  - UNKNOWN submissions are looked up by their idempotency key (attached when found, failed when
+ *    the provider never got them);
+ *  - running jobs nobody wants any more (task cancelled, step re-planned) are cancelled upstream.
+ * Invariant it keeps: every job reaches a final state, and no money stays held without a live job.
  */
-export async function reconcileJobs(deps: JobDeps, opts: { silentMs: number }): Promise<{ polled: number; resolvedUnknown: number }> {
+export async function reconcileJobs(
+  deps: JobDeps,
+  opts: { silentMs: number; submittingMs?: number },
+): Promise<{ polled: number; resolvedUnknown: number; resubmitted: number; cancelled: number }> {
   const { prisma, provider } = deps;
+  const stuck = await prisma.generationJob.findMany({
+    where: { provider: provider.name, status: 'SUBMITTING', createdAt: { lt: new Date(Date.now() - (opts.submittingMs ?? opts.silentMs)) } },
+    take: 200,
+  });
+  let resubmitted = 0;
+  for (const j of stuck) {
+    if (await unwanted(deps, j)) continue; // cancelled below
+    if (j.createdAt.getTime() < Date.now() - SUBMIT_GIVE_UP_MS) {
+      // The provider has been unreachable for this order for too long: fail it (the hold is
+      // released) so the task can go on or report it, instead of waiting forever.
+      await record(deps, j.id, j.taskId, { status: 'FAILED', error: 'the provider could not be reached' }, 'JOB_FAILED', { wake: true });
+      continue;
+    }
+    await submitPlaced(deps, j.id, { kind: j.kind, prompt: j.prompt, params: (j.params ?? {}) as Record<string, unknown>, idempotencyKey: j.idempotencyKey, taskId: j.taskId }, { lookupFirst: true, wake: true });
+    resubmitted++;
+  }
+  const cancelled = await cancelUnwantedJobs(deps);
   const silent = await prisma.generationJob.findMany({
     where: { provider: provider.name, status: { in: ['QUEUED', 'RUNNING'] }, lastSeenAt: { lt: new Date(Date.now() - opts.silentMs) } },
     take: 200,
@@ -232,11 +305,71 @@ export async function reconcileJobs(deps: JobDeps, opts: { silentMs: number }): 
       await record(deps, j.id, j.taskId, { status: 'QUEUED', upstreamJobId: found.upstreamJobId }, 'JOB_SUBMITTED');
       await applyUpdate(deps, await provider.status(found.upstreamJobId));
     } else if (provider.lookup) {
-      await record(deps, j.id, j.taskId, { status: 'FAILED', error: 'the submission never reached the provider' }, 'JOB_FAILED');
+      await record(deps, j.id, j.taskId, { status: 'FAILED', error: 'the submission never reached the provider' }, 'JOB_FAILED', { wake: true });
     }
     resolvedUnknown++;
   }
-  return { polled: silent.length, resolvedUnknown };
+  return { polled: silent.length, resolvedUnknown, resubmitted, cancelled };
+}
+
+/** An order the provider never received is failed after this long (its hold released). */
+const SUBMIT_GIVE_UP_MS = 30 * 60_000;
+
+type JobLike = { id: string; taskId: string | null; status: string; params: unknown };
+
+/**
+ * A job nobody wants any more: its task was cancelled (or failed, or ran over its budget), or the
+ * checklist step it was ordered for was re-opened in a later round or removed (a change of direction).
+ */
+async function unwanted(deps: Pick<JobDeps, 'prisma'>, job: JobLike): Promise<boolean> {
+  if (!job.taskId) return false;
+  const task = await deps.prisma.task.findUnique({ where: { id: job.taskId }, select: { status: true, checklistVersion: true } });
+  if (!task) return true;
+  if (task.status === 'CANCELLED' || task.status === 'FAILED' || task.status === 'BUDGET_EXCEEDED') return true;
+  const params = (job.params ?? {}) as { checklistItemId?: string; checklistRound?: number };
+  if (!params.checklistItemId || !task.checklistVersion) return false;
+  const row = await deps.prisma.taskChecklist.findUnique({ where: { taskId_version: { taskId: job.taskId, version: task.checklistVersion } }, select: { items: true } });
+  const item = ((row?.items ?? []) as { id: string; round?: number }[]).find((i) => i.id === params.checklistItemId);
+  return !item || (item.round ?? 0) > (params.checklistRound ?? 0);
+}
+
+/**
+ * Cancels upstream every live job nobody wants any more (see `unwanted`), and settles it by the
+ * provider's answer: released when nothing was made, charged when the result already exists (it is
+ * kept as an object and recorded; it never revives the task). An order the provider never got is
+ * cancelled here and its hold released. Safe to repeat: `applyUpdate` only moves a job forward.
+ */
+export async function cancelUnwantedJobs(deps: JobDeps, where: { taskId?: string } = {}): Promise<number> {
+  const { prisma, provider } = deps;
+  const live = await prisma.generationJob.findMany({
+    where: { provider: provider.name, status: { in: ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'] }, taskId: where.taskId ?? { not: null } },
+    select: { id: true, taskId: true, status: true, params: true, upstreamJobId: true, idempotencyKey: true },
+    take: 200,
+  });
+  let cancelled = 0;
+  for (const j of live) {
+    if (!(await unwanted(deps, j))) continue;
+    try {
+      const upstream = j.upstreamJobId ?? (provider.lookup ? (await provider.lookup(j.idempotencyKey))?.upstreamJobId : undefined);
+      if (!upstream) {
+        // Never reached the provider (or it cannot tell): nothing was made, nothing is owed.
+        if (j.status === 'SUBMITTING' || (j.status === 'UNKNOWN' && provider.lookup)) {
+          await record(deps, j.id, j.taskId, { status: 'CANCELLED', error: 'cancelled before the provider received it' }, 'JOB_CANCELLED', { wake: true });
+          cancelled++;
+        }
+        continue;
+      }
+      if (!provider.cancel) continue; // the provider cannot stop it: it completes and is recorded
+      await provider.cancel(upstream);
+      // The provider's answer decides the money: CANCELLED releases, SUCCEEDED charges.
+      const u = await provider.status(upstream);
+      await applyUpdate(deps, { ...u, upstreamJobId: upstream, idempotencyKey: j.upstreamJobId ? undefined : j.idempotencyKey });
+      cancelled++;
+    } catch (e) {
+      deps.log.warn('cancelling a job upstream failed; retried at the next reconciliation', { jobId: j.id, error: (e as Error).message });
+    }
+  }
+  return cancelled;
 }
 
 /**

@@ -3,7 +3,7 @@
 // The jobs layer knows one provider name per process (job rows and reconciliation are keyed by it),
 // so this presents one name and routes `status`/`cancel` by the upstream id, which each provider
 // prefixes distinctly (`oai_img_…`, `sim_…`).
-import type { GenerationKind, GenerationProvider, GenerationRequest, ProviderUpdate } from './types.ts';
+import type { CallbackReceiver, GenerationKind, GenerationProvider, GenerationRequest, ProviderUpdate } from './types.ts';
 
 export class RoutedProvider implements GenerationProvider {
   readonly name: string;
@@ -48,7 +48,19 @@ export class RoutedProvider implements GenerationProvider {
   }
 
   async cancel(upstreamJobId: string) {
-    await this.forId(upstreamJobId).cancel?.(upstreamJobId);
+    return await this.forId(upstreamJobId).cancel?.(upstreamJobId);
+  }
+
+  callbackReceiver(name: string): CallbackReceiver | undefined {
+    for (const p of this.all) {
+      const r = p.callbackReceiver?.(name);
+      if (r) return r;
+    }
+    return undefined;
+  }
+
+  useCallbackBase(baseUrl: string) {
+    for (const p of this.all) p.useCallbackBase?.(baseUrl);
   }
 
   onUpdate(listener: (u: ProviderUpdate) => void): () => void {

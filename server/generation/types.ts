@@ -31,9 +31,40 @@ export interface GenerationProvider {
   status(upstreamJobId: string): Promise<ProviderUpdate>;
   /** Find a job by idempotency key after a submission whose outcome is unknown (if supported). */
   lookup?(idempotencyKey: string): Promise<{ upstreamJobId: string } | null>;
-  cancel?(upstreamJobId: string): Promise<void>;
+  /**
+   * Stops a job upstream. Providers that can tell answer whether a result was made anyway (a job that
+   * had already finished keeps it, and is charged); `status` then reports the final state.
+   */
+  cancel?(upstreamJobId: string): Promise<void | { made: boolean }>;
   /** Progress and completion callbacks (may repeat, arrive out of order, or never come). */
   onUpdate(listener: (u: ProviderUpdate) => void): () => void;
+  /**
+   * For providers that call back over HTTP: the receiver of POST /hooks/generation/<name>
+   * (server/http/hooks.ts), which verifies a delivery and hands it to the `onUpdate` listeners.
+   */
+  callbackReceiver?(name: string): CallbackReceiver | undefined;
+  /** Told the API server's base URL once it listens, so callbacks can be addressed to it. */
+  useCallbackBase?(baseUrl: string): void;
+}
+
+export interface CallbackReceiver {
+  /**
+   * One delivery, as received. Answers the HTTP status to send: 2xx once the update is verified and
+   * handed on; 401 for a delivery the provider did not sign (nothing is done with it); 5xx asks the
+   * provider to deliver it again later.
+   */
+  receiveCallback(body: string, headers: Record<string, string | string[] | undefined>): Promise<{ status: number; error?: string }>;
+}
+
+/**
+ * The provider could not be reached, and certainly received nothing (e.g. connection refused): the
+ * order stays placed (its money held) and is submitted again by reconciliation when it is back.
+ */
+export class ProviderUnavailable extends Error {
+  constructor(message = 'the provider is unreachable') {
+    super(message);
+    this.name = 'ProviderUnavailable';
+  }
 }
 
 /** The submission may or may not have created a job upstream (e.g. a timeout): never resubmit blindly. */

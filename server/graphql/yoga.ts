@@ -1,13 +1,16 @@
 // The GraphQL server: schema, per-request context (authentication, rate limit, loaders), error
-// masking to stable codes, and the depth/cost limits. Transports (HTTP, SSE, WS) live in ../http.
+// masking to stable codes, and the document limits (./limits.ts). Transports (HTTP, SSE, WS) live in ../http.
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin, type YogaInitialContext } from 'graphql-yoga';
 import { checkCsrf, credentialOf } from '../http/session.ts';
+import { checkCookieOrigin, corsOptionsFor } from '../http/origins.ts';
 import { authenticateToken, type Viewer } from '../auth/viewer.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, httpStatusOf, isAppError, type ErrorCode } from '../errors.ts';
 import type { Context } from './context.ts';
-import { limitsRule } from './limits.ts';
+import { limitPlugins, mutationFieldsOf, parserCache } from './limits.ts';
+import { inputGuard, TOO_DEEP_MESSAGE } from './input-guard.ts';
+import { authorizeMutations } from './authorize-mutations.ts';
 import { createLoaders } from './loaders.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { schema } from './schema.ts';
@@ -27,9 +30,15 @@ function toGraphQLError(e: AppError, base?: GraphQLError): GraphQLError {
     extensions: {
       code: e.code,
       ...(e.details ?? {}),
-      ...(e instanceof RequestError ? { http: { status: httpStatusOf[e.code] } } : {}),
+      ...(e instanceof RequestError ? { http: { status: httpStatusOf[e.code], headers: retryAfterHeader(e) } } : {}),
     },
   });
+}
+
+/** A rate-limited request says when to come back (Retry-After, in seconds), as HTTP asks. */
+function retryAfterHeader(e: AppError): Record<string, string> | undefined {
+  const s = e.details?.retryAfterSeconds;
+  return e.code === 'RATE_LIMITED' && typeof s === 'number' ? { 'retry-after': String(s) } : undefined;
 }
 
 const KNOWN_CODES = new Set<string>(Object.keys(httpStatusOf));
@@ -70,6 +79,11 @@ function maskError(deps: Deps) {
         extensions: { code, ...(http ? { http } : {}) },
       });
     }
+    // A stack overflow outside any field (no path) comes from reading the request itself — parsing,
+    // validating or coercing something nested thousands of levels deep: the request's fault.
+    if (original instanceof RangeError && /call stack/i.test(original.message) && !ge?.path?.length) {
+      return new GraphQLError(TOO_DEEP_MESSAGE, { extensions: { code: 'BAD_USER_INPUT' } });
+    }
     deps.log.error('unexpected error', {
       error: original instanceof Error ? original.message : String(original),
       stack: original instanceof Error ? original.stack : undefined,
@@ -103,11 +117,46 @@ const ensureCodes: Plugin = {
   },
 };
 
+/** The masking of every transport, for errors the socket transport meets outside Yoga's pipeline. */
+export function maskGraphQLError(deps: Deps): (error: unknown) => GraphQLError {
+  const m = maskError(deps);
+  return (error) => m(error) as GraphQLError;
+}
+
 export function createGraphQLServer(deps: Deps) {
   const limiter = new RateLimiter(deps.config.rateLimitPerMinute);
-  const limits: Plugin = {
-    onValidate({ addValidationRule }) {
-      addValidationRule(limitsRule(deps.config.maxQueryDepth, deps.config.maxQueryCost));
+  const c = deps.config;
+  const limits = limitPlugins({
+    maxTokens: c.maxQueryTokens,
+    maxDepth: c.maxQueryDepth,
+    maxAliases: c.maxAliases,
+    maxDirectives: c.maxDirectives,
+    maxCost: c.maxQueryCost,
+    maxMutationFields: c.maxMutationsPerRequest,
+  });
+  const rateLimited = (key: string, n: number) =>
+    new RequestError('RATE_LIMITED', 'Too many requests for this token; slow down and retry shortly', {
+      retryAfterSeconds: limiter.retryAfterSeconds(key, n),
+    });
+  // Each root mutation field is a write of its own: the context factory took one token for the
+  // request, the other fields are charged here, before any of them runs. A result rather than a
+  // throw, so every transport answers it as an ordinary GraphQL error (429 over HTTP).
+  const chargeMutations: Plugin<Context> = {
+    onExecute({ args, setResultAndStopExecution }) {
+      const extra = mutationFieldsOf(args.document, args.operationName) - 1;
+      if (extra <= 0) return;
+      const key = (args.contextValue as Context).viewer.credentialId;
+      if (!limiter.take(key, extra)) setResultAndStopExecution({ errors: [toGraphQLError(rateLimited(key, extra))] });
+    },
+  };
+  // Without any credential the answer is 401 whatever the document: it is refused before parsing
+  // and validation, so those cannot be run in bulk anonymously. (A credential is checked, against
+  // the database, by the context factory, after the linear-time document limits.)
+  const requireCredential: Plugin = {
+    async onParams({ request, setResult }) {
+      if (credentialOf(request.headers)) return;
+      const e = await authenticateToken(deps.prisma, null).catch((err: unknown) => err);
+      if (isAppError(e)) setResult({ errors: [toGraphQLError(new RequestError(e.code, e.message))] });
     },
   };
 
@@ -120,8 +169,12 @@ export function createGraphQLServer(deps: Deps) {
       : false,
     logging: false,
     batching: false,
+    // Credentialed CORS for the server's own origin and the allow-list only (http/origins.ts).
+    cors: (request) => corsOptionsFor(request, deps.config.allowedOrigins ?? []),
     maskedErrors: { maskError: maskError(deps) },
-    plugins: [limits, ensureCodes],
+    // Yoga's parser cache, keeping no document longer than any real one (limits.ts).
+    parserAndValidationCache: parserCache(),
+    plugins: [requireCredential, ...limits, chargeMutations, authorizeMutations, inputGuard, ensureCodes],
     context: async (initial: YogaInitialContext & ServerContext): Promise<Context> => {
       let viewer = initial.viewer;
       if (!viewer) {
@@ -129,15 +182,14 @@ export function createGraphQLServer(deps: Deps) {
           // A bearer token, else the web app's session cookie (which needs the CSRF header).
           const cred = credentialOf(initial.request.headers);
           checkCsrf(cred, initial.request.headers);
+          checkCookieOrigin(cred, initial.request.headers, deps.config.allowedOrigins ?? []);
           viewer = await authenticateToken(deps.prisma, cred?.token ?? null);
         } catch (e) {
           if (isAppError(e)) throw new RequestError(e.code, e.message);
           throw e;
         }
       }
-      if (!limiter.take(viewer.credentialId)) {
-        throw new RequestError('RATE_LIMITED', 'Too many requests for this token; slow down and retry shortly');
-      }
+      if (!limiter.take(viewer.credentialId)) throw rateLimited(viewer.credentialId, 1);
       return { deps, viewer, loaders: createLoaders(deps, viewer), signal: initial.viewer ? undefined : initial.request.signal };
     },
   });

@@ -10,6 +10,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { parseBearer } from '../auth/tokens.ts';
 import { handleFile } from './files.ts';
+import { handleProviderHook } from './hooks.ts';
 import { credentialOf, handleAuth, trustedSocketOrigin } from './session.ts';
 import type { WebHandler } from './web.ts';
 import { authenticateToken, type Viewer } from '../auth/viewer.ts';
@@ -81,7 +82,17 @@ export async function startHttpServer(
     } catch {
       return sendJson(res, 400, { error: 'The request URL is malformed' });
     }
-    if (url.pathname === '/health') return sendJson(res, 200, { ok: true });
+    // Liveness: the process answers. Readiness: it can serve (its database answers within a second).
+    if (url.pathname === '/health' || url.pathname === '/health/live') return sendJson(res, 200, { ok: true });
+    if (url.pathname === '/health/ready') {
+      const ready = await Promise.race([
+        deps.prisma.$queryRawUnsafe('SELECT 1').then(() => true, () => false),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref()),
+      ]);
+      return sendJson(res, ready ? 200 : 503, { ok: ready, ...(ready ? {} : { reason: 'the database does not answer' }) });
+    }
+    // Signed provider callbacks (verified by the provider's client, see hooks.ts).
+    if (url.pathname.startsWith('/hooks/generation/')) return handleProviderHook(deps, req, res, url.pathname.slice('/hooks/generation/'.length));
     if (url.pathname.startsWith('/files/')) {
       let name: string;
       try {

@@ -166,12 +166,9 @@ export function progressOf(items: readonly ChecklistItem[]): { done: number; art
 }
 
 /** A result was ordered for a step (or an order failed: delta -1), in the given round. */
-export function countOrder(items: readonly ChecklistItem[], id: string, round: number, delta: 1 | -1): ChecklistItem[] {
-  return items.map((i) =>
-    i.id !== id || i.round !== round
-      ? i
-      : { ...i, ordered: Math.max(0, i.ordered + delta), ...(delta > 0 && i.status === 'TODO' ? { status: 'IN_PROGRESS' as const } : {}) },
-  );
+/** A step with an order in its current round is in progress (its order count is derived from jobs). */
+export function startStep(items: readonly ChecklistItem[], id: string, round: number): ChecklistItem[] {
+  return items.map((i) => (i.id === id && i.round === round && i.status === 'TODO' ? { ...i, status: 'IN_PROGRESS' as const } : i));
 }
 
 /** The checklist as the worker sees it: compact, ordered, stable (no timestamps). */

@@ -8,6 +8,7 @@
 // Every write is fenced by the turn's generation (journal.ts); a superseded worker stops with
 // LeaseLost and a paused/cancelled task stops the turn with TaskStopped.
 import type { AIMessage } from '@langchain/core/messages';
+import { crashPoint } from '../crash-points.ts';
 import type { RuntimeDeps } from './deps.ts';
 import { isAwaitingApproval, isBudgetExceeded, isInboxChanged, isLeaseLost, isTaskStopped, type TaskStopped } from './errors.ts';
 import { digestRequest, loadContextInputs, loadTaskSteps, renderContext } from './context.ts';
@@ -202,6 +203,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       throw e;
     });
     if (!committed) rt.log.info('inbox changed during the model call; deciding again', { taskId: claim.taskId });
+    else crashPoint('step.committed');
   }
 }
 
@@ -222,6 +224,7 @@ async function suspendIfWaiting(rt: RuntimeDeps, claim: Claim, stepId: string): 
   const waiting = calls.filter((c) => rt.tools.get(c.name)?.suspends?.(c.result) === true);
   if (!waiting.length) return false;
   await endTurn(rt, claim, 'suspend', `waiting for ${waiting.map((c) => c.name).join(', ')}`);
+  crashPoint('turn.suspended');
   return true;
 }
 
@@ -243,7 +246,7 @@ async function runCalls(
       await finishCall(rt, claim, call, { status: 'FAILED', error: `Unknown tool "${call.name}"` });
       continue;
     }
-    const ctx = { idempotencyKey: call.id, taskId: claim.taskId, workspaceId: claim.workspaceId, turnId: claim.turnId, uow: rt, signal };
+    const ctx = { idempotencyKey: call.id, taskId: claim.taskId, workspaceId: claim.workspaceId, turnId: claim.turnId, workerId: claim.workerId, generation: claim.generation, uow: rt, signal };
     if (call.status === 'STARTED' && def.safety === 'AT_MOST_ONCE') {
       // It may have run. Never run it again: find out what we can and hand it to the model.
       let verify: unknown = 'no verify available';
@@ -262,6 +265,7 @@ async function runCalls(
     }
     await checkBoundary(rt, claim);
     await markCallStarted(rt, claim, call.id, call.name);
+    crashPoint('call.started');
     let outcome: CallOutcome;
     try {
       outcome = await traced(
@@ -292,6 +296,7 @@ async function runCalls(
     }
     const summary = def.endsTurn && outcome.status === 'DONE' ? String((call.input as { summary?: unknown })?.summary ?? 'Done.') : undefined;
     await finishCall(rt, claim, call, outcome, summary !== undefined ? { summary } : undefined);
+    crashPoint('call.done');
     if (summary !== undefined) return true;
   }
   return false;

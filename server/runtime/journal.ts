@@ -15,7 +15,7 @@ import { requestApproval } from '../services/approvals/request-approval.ts';
 import { progressOf } from './checklist.ts';
 import { decideContinuation, deliverySummary } from './continuation.ts';
 
-export type Claim = { turnId: string; taskId: string; workspaceId: string; number: number; generation: number };
+export type Claim = { turnId: string; taskId: string; workspaceId: string; number: number; generation: number; /** The process holding the lease. */ workerId?: string };
 
 const RUNNABLE: TaskStatus[] = ['QUEUED', 'RUNNING', 'WAITING'];
 
@@ -79,9 +79,9 @@ export async function claimTurn(rt: RuntimeDeps, turnId: string, workerId: strin
     emit(turn.task_id, {
       type: 'TURN_STARTED',
       actor: { kind: 'SYSTEM' },
-      payload: { turn: turn.number, generation, takeover: generation > 1 },
+      payload: { turn: turn.number, generation, takeover: generation > 1, workerId },
     });
-    return { turnId, taskId: turn.task_id, workspaceId: turn.workspace_id, number: turn.number, generation };
+    return { turnId, taskId: turn.task_id, workspaceId: turn.workspace_id, number: turn.number, generation, workerId };
   });
   return value;
 }

@@ -10,7 +10,7 @@ import { isTerminal } from '../domain/task-status.ts';
 import { readChecklist, writeChecklist } from '../services/checklist/write-checklist.ts';
 import { assetIdForJob } from '../services/objects/create-asset.ts';
 import { applyTransition, lockTask } from '../services/tasks/apply-transition.ts';
-import { allFinished, countOrder, linkArtifact } from './checklist.ts';
+import { allFinished, linkArtifact } from './checklist.ts';
 import { deliverySummary } from './continuation.ts';
 import type { Scheduler } from './scheduler.ts';
 import { ensureTurn } from './turns.ts';
@@ -42,7 +42,7 @@ export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
       const written = await writeChecklist(tx, emit, { taskId: job.taskId, actor: { kind: 'SYSTEM' }, reason: `result for ${itemId}` }, (items) =>
         job.status === 'SUCCEEDED'
           ? linkArtifact(items, itemId, resultRef(job), `generated (job ${job.id})`, round)
-          : countOrder(items, itemId, round, -1), // failed: the step may order it again
+          : items, // failed: the derived order count drops, so the step may order it again
       );
       checklist = written.checklist;
     }

@@ -20,7 +20,8 @@ export async function watchdogTick(rt: RuntimeDeps, opts: { staleMs: number }): 
       RETURNING id, generation`,
     Math.min(opts.staleMs, 2000),
   );
-  await Promise.all(expired.map((t) => rt.scheduler.enqueueTurn(rt.prisma, { turnId: t.id, generation: t.generation })));
+  // Taken-over turns go to the recovery queue: reserved slots run them before any new work waits.
+  await Promise.all(expired.map((t) => rt.scheduler.enqueueTurn(rt.prisma, { turnId: t.id, generation: t.generation }, { recovery: true })));
 
   const stale = await rt.prisma.$queryRawUnsafe<{ id: string; generation: number }[]>(
     `UPDATE turns SET enqueued_at = now()

@@ -5,11 +5,19 @@ export type Keyset = { createdAt: Date; id: string };
 
 export const encodeKeyset = (row: Keyset): string => `${row.createdAt.toISOString()}|${row.id}`;
 
-export function decodeKeyset(cursor: string): Keyset {
-  const [iso, id] = cursor.split('|');
-  const createdAt = new Date(iso ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime())) throw badInput('Invalid cursor');
-  return { createdAt, id };
+// Exactly what encodeKeyset writes: toISOString() of a date PostgreSQL can store, and a uuid. A
+// looser parse lets through dates like year -271821 or ids like 36 dashes, which the driver rejects.
+const KEYSET = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+export function decodeKeyset(cursor: string, argument = 'after'): Keyset {
+  const m = KEYSET.exec(cursor);
+  const createdAt = m ? new Date(m[1]!) : null;
+  // The round trip also refuses impossible dates (2024-02-30) that Date would silently roll over;
+  // PostgreSQL has no year 0.
+  if (!m || !createdAt || Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== m[1] || createdAt.getUTCFullYear() < 1) {
+    throw badInput(`${argument} is not a cursor of this list`, { argument });
+  }
+  return { createdAt, id: m[2]! };
 }
 
 /** Prisma filters for rows strictly after / before a keyset position in ascending order. */

@@ -1,5 +1,8 @@
 // Runs `server/main.ts` as a separate OS process (as `npm start` does) and waits for its URL.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export type ServerProcess = { url: string; proc: ChildProcess; output: () => string; stop(signal?: NodeJS.Signals): Promise<void> };
 
@@ -11,10 +14,13 @@ export async function startServerProcess(
   args: string[] = [],
   ready = /Atelier is running: (http:\/\/\S+)/,
 ): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+  // `entry: start` runs the `npm start` entry itself (server/start.mjs); by default server/main.ts.
+  const entry = env.ATELIER_TEST_ENTRY === 'start' ? ['server/start.mjs'] : ['--import', 'tsx', 'server/main.ts'];
+  const proc = spawn(process.execPath, [...entry, ...args], {
     cwd: root,
     // The web app is covered by the browser tests; API/worker processes here leave it out (less load).
-    env: { ...process.env, PORT: '0', ATELIER_LOG_LEVEL: 'warn', ATELIER_WEB: 'off', ...env },
+    // Each process gets its own data directory (and so its own provider service) unless one is given.
+    env: { ...process.env, PORT: '0', ATELIER_LOG_LEVEL: 'warn', ATELIER_WEB: 'off', ATELIER_DATA_DIR: mkdtempSync(join(tmpdir(), 'atelier-proc-')), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -3,7 +3,7 @@ import { sendMessage } from '../../services/messages/send-message.ts';
 import { withdrawOrReplaceMessage } from '../../services/messages/withdraw-message.ts';
 import { rerouteMessage } from '../../services/tasks/manage-task.ts';
 import { builder } from '../builder.ts';
-import { parseGlobalId } from '../ids.ts';
+import { parseGlobalId, parseOptionalGlobalId } from '../ids.ts';
 import { TaskRef } from '../types/task.ts';
 import { MessageRef } from '../types/thread.ts';
 import { CardRef, RouteDecisionRef } from '../types/routing.ts';
@@ -48,7 +48,7 @@ builder.mutationFields((t) => ({
       sendMessage(ctx.deps, ctx.viewer, {
         workspaceId: parseGlobalId(String(input.workspaceId), 'Workspace', 'input.workspaceId'),
         text: input.text,
-        taskId: input.taskId ? parseGlobalId(String(input.taskId), 'Task', 'input.taskId') : undefined,
+        taskId: parseOptionalGlobalId(input.taskId, 'Task', 'input.taskId'),
         objectId: input.objectId ?? undefined,
         cardAction: input.cardAction ? { cardId: String(input.cardAction.cardId), optionId: input.cardAction.optionId } : undefined,
         idempotencyKey: input.idempotencyKey,

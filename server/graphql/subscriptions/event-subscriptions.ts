@@ -1,8 +1,25 @@
 import { closableStream } from '../../channel/hub.ts';
-import { subscribeTaskEvents, subscribeWorkspaceEvents } from '../../services/events/subscribe-events.ts';
+import { encodeWorkspaceCursor } from '../../channel/cursor.ts';
+import { subscribeTaskEvents, subscribeWorkspaceEvents, subscribeWorkspaceFeed, type FeedItem } from '../../services/events/subscribe-events.ts';
 import { builder } from '../builder.ts';
-import { parseGlobalId } from '../ids.ts';
+import { parseGlobalId, parseOptionalGlobalId } from '../ids.ts';
 import { TaskEventRef } from '../types/task-event.ts';
+
+type Started = Extract<FeedItem, { kind: 'started' }>;
+const FeedStartedRef = builder.objectRef<Started>('FeedStarted');
+builder.objectType(FeedStartedRef, {
+  description:
+    'The first item of a feed: the exact position it starts after. Store `cursor`: resuming from it (or from any later event\'s cursor) misses nothing.',
+  fields: (t) => ({
+    cursor: t.string({ resolve: (s) => encodeWorkspaceCursor(s.workspaceId, s.position) }),
+    resumed: t.exposeBoolean('resumed', { description: 'True when the feed was opened with a cursor; false when it starts at the live head.' }),
+  }),
+});
+
+const WorkspaceFeedItemRef = builder.unionType('WorkspaceFeedItem', {
+  types: [FeedStartedRef, TaskEventRef],
+  resolveType: (item) => ('kind' in item && item.kind === 'started' ? FeedStartedRef : TaskEventRef),
+});
 
 builder.subscriptionType({
   fields: (t) => ({
@@ -22,11 +39,23 @@ builder.subscriptionType({
       type: TaskEventRef,
       description:
         'Every event of the workspace after the opaque cursor (from TaskEvent.cursor), then live ones: in order, no gap, no duplicate. ' +
-        'Without a cursor, only new events. workspaceId may be omitted when the cursor or the credential implies it.',
+        'Without a cursor, only new events (use workspaceFeed to learn the exact starting cursor). workspaceId may be omitted when the cursor or the credential implies it.',
       args: { workspaceId: t.arg.id({ required: false }), after: t.arg.string({ required: false }) },
       subscribe: async (_r, args, ctx) => {
-        const workspaceId = args.workspaceId ? parseGlobalId(String(args.workspaceId), 'Workspace', 'workspaceId') : null;
+        const workspaceId = parseOptionalGlobalId(args.workspaceId, 'Workspace', 'workspaceId') ?? null;
         const open = await subscribeWorkspaceEvents(ctx.deps, ctx.viewer, workspaceId, args.after ?? null);
+        return closableStream(open, ctx.signal);
+      },
+      resolve: (e) => e,
+    }),
+    workspaceFeed: t.field({
+      type: WorkspaceFeedItemRef,
+      description:
+        'Like workspaceEvents, but first a FeedStarted item with the exact cursor the feed starts after — the live head when no cursor is given — then every event after it.',
+      args: { workspaceId: t.arg.id({ required: false }), after: t.arg.string({ required: false }) },
+      subscribe: async (_r, args, ctx) => {
+        const workspaceId = parseOptionalGlobalId(args.workspaceId, 'Workspace', 'workspaceId') ?? null;
+        const open = await subscribeWorkspaceFeed(ctx.deps, ctx.viewer, workspaceId, args.after ?? null);
         return closableStream(open, ctx.signal);
       },
       resolve: (e) => e,

@@ -1,4 +1,4 @@
-import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import type { ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { visibleWorkspaceIds } from '../../auth/access.ts';
 import type { Approval, WorkspaceSettings } from '../../db/generated/client.ts';
 import { listApprovals } from '../../services/approvals/list-approvals.ts';
@@ -6,6 +6,7 @@ import { getSettings } from '../../services/settings/update-settings.ts';
 import { ledgerByDay } from '../../services/ledger/ledger-by-day.ts';
 import { encodeKeyset } from '../../services/keyset.ts';
 import { builder } from '../builder.ts';
+import { cursorConnection } from '../pagination.ts';
 import { TaskRef } from './task.ts';
 import { UserRef } from './user.ts';
 import { WorkspaceRef } from './workspace.ts';
@@ -97,7 +98,7 @@ builder.objectFields(WorkspaceRef, (t) => ({
     description: 'Approval cards, newest first.',
     args: { statuses: t.arg({ type: [ApprovalStatusEnum], required: false }) },
     resolve: (w, args, ctx) =>
-      resolveCursorConnection({ args, toCursor: encodeKeyset, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
+      cursorConnection({ args, toCursor: encodeKeyset, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
         listApprovals(ctx.deps, ctx.viewer, { workspaceId: w.id, statuses: args.statuses ?? null }, page),
       ),
   }),
@@ -115,7 +116,7 @@ builder.objectFields(TaskRef, (t) => ({
     description: "The task's approval cards, newest first.",
     args: { statuses: t.arg({ type: [ApprovalStatusEnum], required: false }) },
     resolve: (task, args, ctx) =>
-      resolveCursorConnection({ args, toCursor: encodeKeyset, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
+      cursorConnection({ args, toCursor: encodeKeyset, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
         listApprovals(ctx.deps, ctx.viewer, { workspaceId: task.workspaceId, taskId: task.id, statuses: args.statuses ?? null }, page),
       ),
   }),

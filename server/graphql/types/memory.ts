@@ -1,10 +1,11 @@
 // Long-term memory (issue 8): browsing memories with provenance and history, the profile, and what
 // a memory was used for. Corrections and forgetting are in ../mutations/memory-mutations.ts.
-import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import type { ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import type { MemoryEvidence } from '../../db/generated/client.ts';
 import { listMemories, loadEvidence, loadMemories, memoryProfile, type MemoryUseView, type MemoryView, type ProfileView, type VersionView } from '../../services/memory/browse-memories.ts';
 import { encodeKeyset } from '../../services/keyset.ts';
 import { builder } from '../builder.ts';
+import { cursorConnection } from '../pagination.ts';
 import { TaskRef } from './task.ts';
 import { MessageRef } from './thread.ts';
 import { WorkspaceRef } from './workspace.ts';
@@ -178,7 +179,7 @@ builder.objectFields(WorkspaceRef, (t) => ({
       }),
     },
     resolve: (w, args, ctx) =>
-      resolveCursorConnection({ args, toCursor: encodeKeyset, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
+      cursorConnection({ args, toCursor: encodeKeyset, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
         listMemories(
           ctx.deps,
           ctx.viewer,

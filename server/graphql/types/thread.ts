@@ -1,8 +1,9 @@
-import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import type { ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import type { Message, Thread } from '../../db/generated/client.ts';
 import { encodeKeyset } from '../../services/keyset.ts';
 import { listMessages } from '../../services/threads/list-messages.ts';
 import { builder } from '../builder.ts';
+import { cursorConnection } from '../pagination.ts';
 import { MessageRoleEnum } from './enums.ts';
 import { CardRef, RouteDecisionRef } from './routing.ts';
 import { UserRef } from './user.ts';
@@ -20,7 +21,7 @@ builder.node(ThreadRef, {
       type: MessageRef,
       description: 'Messages, oldest first.',
       resolve: (th, args, ctx) =>
-        resolveCursorConnection(
+        cursorConnection(
           { args, toCursor: encodeKeyset, defaultSize: 50, maxSize: 200 },
           (page: ResolveCursorConnectionArgs) => listMessages(ctx.deps, ctx.viewer, th, page),
         ),

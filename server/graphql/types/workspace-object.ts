@@ -2,11 +2,11 @@
 // notices of tasks, and the fields other types gain (Workspace.objects, Task.objects,
 // Task.changeNotices, GenerationJob.asset). Resolvers only read; visibility comes from the loaders
 // (an object of another workspace loads as null).
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import type { ChangeNotice, ObjectVersion, WorkspaceObject } from '../../db/generated/client.ts';
 import { OBJECT_KINDS } from '../../services/objects/content.ts';
 import { assetIdForJob } from '../../services/objects/create-asset.ts';
 import { builder } from '../builder.ts';
+import { offsetConnection } from '../pagination.ts';
 import { ActorKindEnum } from './enums.ts';
 import { GenerationJobRef } from './generation.ts';
 import { TaskRef } from './task.ts';
@@ -96,7 +96,7 @@ builder.node(WorkspaceObjectRef, {
       type: ObjectVersionRef,
       description: 'The history, newest first.',
       resolve: (o, args, ctx) =>
-        resolveOffsetConnection({ args, defaultSize: 20, maxSize: 100 }, ({ limit, offset }) =>
+        offsetConnection({ args, defaultSize: 20, maxSize: 100 }, ({ limit, offset }) =>
           ctx.deps.prisma.objectVersion.findMany({ where: { objectId: o.id }, orderBy: { version: 'desc' }, skip: offset, take: limit }),
         ),
     }),
@@ -134,7 +134,7 @@ builder.objectFields(WorkspaceRef, (t) => ({
     description: 'Objects of the shared workspace, most recently changed first.',
     args: { kind: t.arg({ type: ObjectKindEnum, required: false }), includeDeleted: t.arg.boolean({ required: false }) },
     resolve: (w, args, ctx) =>
-      resolveOffsetConnection({ args, defaultSize: 20, maxSize: 100 }, ({ limit, offset }) =>
+      offsetConnection({ args, defaultSize: 20, maxSize: 100 }, ({ limit, offset }) =>
         ctx.deps.prisma.workspaceObject.findMany({
           where: { workspaceId: w.id, ...(args.kind ? { kind: args.kind } : {}), ...(args.includeDeleted ? {} : { deletedAt: null }) },
           orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],

@@ -1,8 +1,9 @@
-import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import type { ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import type { Workspace } from '../../db/generated/client.ts';
 import { encodeTaskCursor, listTasks } from '../../services/tasks/list-tasks.ts';
 import { getMainThread } from '../../services/threads/get-main-thread.ts';
 import { builder } from '../builder.ts';
+import { cursorConnection } from '../pagination.ts';
 import { RoleEnum, TaskStatusEnum } from './enums.ts';
 import { TaskRef } from './task.ts';
 import { ThreadRef } from './thread.ts';
@@ -29,7 +30,7 @@ builder.node(WorkspaceRef, {
         includeArchived: t.arg.boolean({ required: false }),
       },
       resolve: (w, args, ctx) =>
-        resolveCursorConnection(
+        cursorConnection(
           { args, toCursor: encodeTaskCursor, defaultSize: 20, maxSize: 100 },
           (page: ResolveCursorConnectionArgs) =>
             listTasks(ctx.deps, ctx.viewer, w.id, page, {

@@ -9,7 +9,7 @@ import { lockWorkspaceSettings, paidActionGate, type GateOutcome, type SettingsR
 import { AwaitingApproval, BudgetExceeded } from '../errors.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { readChecklist, writeChecklist } from '../../services/checklist/write-checklist.ts';
-import { countOrder } from '../checklist.ts';
+import { startStep } from '../checklist.ts';
 import { defineTool, type ToolDef } from './types.ts';
 
 const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'REJECTED'];
@@ -51,6 +51,8 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
           prompt: input.prompt,
           params: { finishWhenDone: input.finishWhenDone, ...(input.checklistItemId ? { checklistItemId: input.checklistItemId } : {}), ...(input.referenceId ? { referenceId: input.referenceId } : {}), ...(step ? { checklistRound: step.round } : {}) },
           idempotencyKey: ctx.idempotencyKey,
+          workerId: ctx.workerId,
+          turnGeneration: ctx.generation,
         },
         {
           lock: async (tx) => {
@@ -76,16 +78,19 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
         },
       );
       if (r.kind === 'ordered') {
-        if (input.checklistItemId && r.job.status !== 'FAILED') {
-          // Count the order on its step once (idempotent by the call's key), so the step shows it is
-          // being generated and nobody orders the same result again.
+        if (input.checklistItemId) {
+          // The step shows it is being generated: its order count is derived from its jobs
+          // (write-checklist.ts), so this write only starts the step — idempotent by the call's key.
           const itemId = input.checklistItemId;
           const round = Number((r.job.params as { checklistRound?: unknown }).checklistRound ?? 0);
           await transactWithEvents(ctx.uow, (tx, emit) =>
             writeChecklist(tx, emit, { taskId: ctx.taskId, actor: { kind: 'SYSTEM' }, reason: `ordered a result for ${itemId}`, callKey: `${ctx.idempotencyKey}:order` }, (items) =>
-              countOrder(items, itemId, round, 1),
+              startStep(items, itemId, round),
             ),
           );
+          // Decide on the job as it is now, never on the snapshot taken when it was ordered.
+          const now = await ctx.uow.prisma.generationJob.findUniqueOrThrow({ where: { id: r.job.id }, select: { id: true, status: true } });
+          return { jobId: now.id, status: now.status };
         }
         return { jobId: r.job.id, status: r.job.status };
       }

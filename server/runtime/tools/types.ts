@@ -17,6 +17,10 @@ export type ToolContext = {
   taskId: string;
   workspaceId: string;
   turnId: string;
+  /** The worker process running the call (recorded on what it orders). */
+  workerId?: string;
+  /** The turn's generation (a takeover's is higher than the placer's). */
+  generation?: number;
   /** Database and event access for tools whose effects live in Atelier itself. */
   uow: UowDeps;
   /** Aborts when the worker loses its lease or the task stops. */

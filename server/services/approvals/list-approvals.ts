@@ -17,7 +17,7 @@ export async function listApprovals(
   requireWorkspace(viewer, where.workspaceId, 'read');
   const and = [];
   if (page.after) and.push(beforeKeyset(decodeKeyset(page.after)));
-  if (page.before) and.push(afterKeyset(decodeKeyset(page.before)));
+  if (page.before) and.push(afterKeyset(decodeKeyset(page.before, 'before')));
   return deps.prisma.approval.findMany({
     where: {
       workspaceId: where.workspaceId,

@@ -8,11 +8,36 @@ import type { Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import { ChecklistItemSchema, type Checklist, type ChecklistItem } from '../../runtime/checklist.ts';
 
-export async function readChecklist(tx: Pick<Tx, 'task' | 'taskChecklist'>, taskId: string): Promise<Checklist | null> {
+/**
+ * A step's order count is derived from its jobs, never counted: the live and delivered jobs ordered
+ * for the step's current round (failed and cancelled ones do not count). A crash between an order
+ * and its count, or a failure before it, can therefore never leave a phantom or a lost order.
+ */
+export async function withDerivedOrders(db: Pick<Tx, 'generationJob'>, taskId: string, items: ChecklistItem[]): Promise<ChecklistItem[]> {
+  if (!items.length) return items;
+  const jobs = await db.generationJob.findMany({
+    where: { taskId, status: { notIn: ['FAILED', 'CANCELLED'] } },
+    select: { params: true },
+  });
+  const counts = new Map<string, number>();
+  for (const j of jobs) {
+    const p = (j.params ?? {}) as { checklistItemId?: string; checklistRound?: number };
+    if (!p.checklistItemId) continue;
+    const k = `${p.checklistItemId}\u0000${p.checklistRound ?? 0}`;
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return items.map((i) => {
+    const ordered = counts.get(`${i.id}\u0000${i.round}`) ?? 0;
+    return ordered === i.ordered ? i : { ...i, ordered };
+  });
+}
+
+export async function readChecklist(tx: Pick<Tx, 'task' | 'taskChecklist' | 'generationJob'>, taskId: string): Promise<Checklist | null> {
   const task = await tx.task.findUnique({ where: { id: taskId }, select: { checklistVersion: true } });
   if (!task || task.checklistVersion === 0) return null;
   const row = await tx.taskChecklist.findUniqueOrThrow({ where: { taskId_version: { taskId, version: task.checklistVersion } } });
-  return { version: row.version, items: (row.items as unknown[]).map((i) => ChecklistItemSchema.parse(i)) };
+  const items = (row.items as unknown[]).map((i) => ChecklistItemSchema.parse(i));
+  return { version: row.version, items: await withDerivedOrders(tx, taskId, items) };
 }
 
 export async function readChecklistVersion(tx: Pick<Tx, 'taskChecklist'>, taskId: string, version: number): Promise<Checklist | null> {
@@ -40,7 +65,7 @@ export async function writeChecklist(
   }
   const version = locked[0].checklist_version;
   const current = version ? ((await readChecklistVersion(tx, args.taskId, version))?.items ?? []) : [];
-  const next = change(current, version).map((i) => ChecklistItemSchema.parse(i));
+  const next = await withDerivedOrders(tx, args.taskId, change(current, version).map((i) => ChecklistItemSchema.parse(i)));
   if (version && JSON.stringify(next) === JSON.stringify(current)) return { checklist: { version, items: current }, written: false };
   const v = version + 1;
   await tx.taskChecklist.create({

@@ -31,3 +31,24 @@ export async function subscribeWorkspaceEvents(
   const from = cursor ? cursor.position : await deps.hub.readHead(ws);
   return (signal) => deps.hub.workspaceStream(ws, from, signal);
 }
+
+export type FeedItem = { kind: 'started'; workspaceId: string; position: number; resumed: boolean } | EventRow;
+
+/**
+ * The workspace feed: first the exact position the stream starts after (the head at opening when no
+ * cursor is given), then every event after it. A client that stores that cursor and resumes from it
+ * misses nothing, so "live from now" is exact and resumable.
+ */
+export async function subscribeWorkspaceFeed(deps: Deps, viewer: Viewer, workspaceId: string | null, after: string | null) {
+  const cursor = after ? decodeWorkspaceCursor(after) : null;
+  if (cursor && workspaceId && cursor.workspaceId !== workspaceId) {
+    throw badInput('The cursor belongs to another workspace', { argument: 'after' });
+  }
+  const ws = workspaceId ?? cursor?.workspaceId ?? defaultWorkspaceId(viewer);
+  requireWorkspace(viewer, ws, 'read');
+  const from = cursor ? cursor.position : await deps.hub.readHead(ws);
+  return async function* feed(signal: AbortSignal): AsyncGenerator<FeedItem> {
+    yield { kind: 'started', workspaceId: ws, position: from, resumed: !!cursor };
+    yield* deps.hub.workspaceStream(ws, from, signal);
+  };
+}

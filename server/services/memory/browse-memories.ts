@@ -56,7 +56,7 @@ export async function listMemories(deps: Deps, viewer: Viewer, f: MemoryFilter, 
     where.push(`(m.created_at, m.id) < (${p(c.createdAt)}::timestamptz, ${p(c.id)}::uuid)`);
   }
   if (page.before) {
-    const c = decodeKeyset(page.before);
+    const c = decodeKeyset(page.before, 'before');
     where.push(`(m.created_at, m.id) > (${p(c.createdAt)}::timestamptz, ${p(c.id)}::uuid)`);
   }
   const dir = page.inverted ? 'ASC' : 'DESC';

@@ -215,6 +215,11 @@ export function applyFlowOps(
   const conflicts: NodeConflict[] = [];
   const touched = new Set<string>();
   let minBase = Infinity;
+  // Checked for the edit as a whole, not only where an op uses it: an edit of only added nodes
+  // would otherwise record a base version that never existed.
+  if (defaultBase !== undefined && defaultBase > currentVersion) {
+    throw badInput(`baseVersion ${defaultBase} is newer than the current version ${currentVersion}`);
+  }
   for (const op of ops) {
     if (op.op === 'add_node') {
       if (nodes.has(op.node.id)) {

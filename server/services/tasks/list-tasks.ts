@@ -20,7 +20,7 @@ export async function listTasks(
   // Newest first: "after" walks towards older tasks, "before" towards newer ones.
   const and = [];
   if (page.after) and.push(beforeKeyset(decodeKeyset(page.after)));
-  if (page.before) and.push(afterKeyset(decodeKeyset(page.before)));
+  if (page.before) and.push(afterKeyset(decodeKeyset(page.before, 'before')));
   const rows = await deps.prisma.task.findMany({
     where: {
       workspaceId,

@@ -11,6 +11,7 @@ import { isTerminal } from '../../domain/task-status.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
 import { ensureTurn } from '../../runtime/turns.ts';
 import { parseInput } from '../validate.ts';
+import { cancelUnwantedJobs } from '../../generation/jobs.ts';
 import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '../../store/idempotency.ts';
 import { applyTransition, lockTask } from './apply-transition.ts';
 import { loadTaskFor } from './load-task.ts';
@@ -91,5 +92,12 @@ export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
     return task;
   });
   if (!value) throw badInput('Signal could not be applied');
+  if (input.signal === 'CANCEL' && value.status === 'CANCELLED') {
+    // Cancel reaches the provider: jobs of the task are cancelled upstream now (reconciliation
+    // retries whatever this attempt could not reach), settled by the provider's answer.
+    void cancelUnwantedJobs(deps.jobs, { taskId: input.taskId }).catch((e) =>
+      deps.log.warn('cancelling jobs upstream failed; reconciliation retries', { taskId: input.taskId, error: (e as Error).message }),
+    );
+  }
   return withAppendedSeq(value, events);
 }

@@ -14,7 +14,7 @@ export async function listMessages(
   if (thread.userId !== viewer.userId || !viewer.memberships.has(thread.workspaceId)) throw notFound('Thread');
   const and = [];
   if (page.after) and.push(afterKeyset(decodeKeyset(page.after)));
-  if (page.before) and.push(beforeKeyset(decodeKeyset(page.before)));
+  if (page.before) and.push(beforeKeyset(decodeKeyset(page.before, 'before')));
   return deps.prisma.message.findMany({
     where: { threadId: thread.id, AND: and },
     orderBy: page.inverted ? [{ createdAt: 'desc' }, { id: 'desc' }] : [{ createdAt: 'asc' }, { id: 'asc' }],

@@ -1,0 +1,38 @@
+// Crash points: a test facility for proving recovery. With ATELIER_CRASH_AT=<name> (a comma list is
+// allowed), the process SIGKILLs itself the first time it reaches that point — no cleanup, no
+// flushing, exactly like a machine that loses power there. A process started without the variable
+// never crashes, so the replacement that takes over runs normally. Unset in production: a no-op.
+//
+// The named points, in the order a paid generation passes them:
+//   order.committed     the job row and its hold are committed; nothing was submitted yet
+//   submit.answered     the provider accepted the job; its id is not recorded yet
+//   submit.recorded     the upstream id is recorded; the tool call is not marked done yet
+//   call.done           the tool call's result is committed; the turn has not suspended yet
+//   turn.suspended      the turn ended waiting for the job
+//   callback.received   a provider update arrived; nothing was applied yet
+//   callback.applied    the update (completion, asset, settlement, wake-up) is committed
+// and of a step:
+//   step.committed      the model's decision and its pending calls are committed; no call ran
+//   call.started        a call is marked started; its tool has not run yet
+export const CRASH_POINTS = [
+  'order.committed',
+  'submit.answered',
+  'submit.recorded',
+  'call.done',
+  'turn.suspended',
+  'callback.received',
+  'callback.applied',
+  'step.committed',
+  'call.started',
+] as const;
+export type CrashPoint = (typeof CRASH_POINTS)[number];
+
+const armed = new Set((process.env.ATELIER_CRASH_AT ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+
+/** Dies here if this point is armed in this process (tests only). */
+export function crashPoint(name: CrashPoint): void {
+  if (!armed.size || !armed.has(name)) return;
+  // Say where, so a test can tell the crash happened at the point it armed.
+  process.stderr.write(`crash point reached: ${name}\n`);
+  process.kill(process.pid, 'SIGKILL');
+}
