@@ -1,30 +1,76 @@
-// Memory evaluation (LongMemEval-style): multi-session cases (extraction, multi-session, temporal,
-// knowledge update, abstention) plus forgetting, on a real PostgreSQL database. Each case is a user
-// of its own (scope isolation keeps them apart). Sessions are stored as evidence with their dates,
-// extracted (offline: the rule-based extractor), optionally forgotten, then the question is
-// answered by a structured retrieval (question → subject, optional as-of date).
-// Usage: npm run eval:memory [-- --quiet]
+// npm run eval:memory [-- --quiet] — memory evaluation (LongMemEval-style) on a real PostgreSQL
+// database, on two sets:
+//   development  memory-cases.json    the set the extractor and retrieval were built on
+//   held-out     memory-heldout.json  written apart, in other words; never used to change the
+//                                     product (see its note)
+// Categories: extraction, multi-session, temporal, knowledge update, abstention, forgetting. Each
+// case is a user of its own (scope isolation keeps them apart). Its sessions are stored as evidence
+// with their dates and extracted (offline: the rule-based extractor), sources are forgotten when the
+// case says so, then the question goes, as it is, to the retrieval the worker uses
+// (retrieveMemories with a text, as worker-context.ts calls it; `asOf` when the case asks about a
+// past date). The answer is the value of the top memory returned, or no answer when the retrieval
+// returns nothing (relevance is the retrieval's decision, not this harness's). An answer is right
+// when it equals the expected value after normalisation (case, whitespace, punctuation, diacritics)
+// — not a substring of it; an abstention case is right when there is no answer.
+// Exits 1 below a floor of test/eval/floors.ts (CI runs this as a gate).
 import { readFileSync } from 'node:fs';
-import { createPrisma } from '../../server/db/client.ts';
-import { normalizeValue } from '../../server/services/memory/extractor.ts';
-import { extractEvidence } from '../../server/services/memory/extract-memories.ts';
+import { createPrisma, type PrismaClient } from '../../server/db/client.ts';
+import { extractEvidence, type CandidateSource } from '../../server/services/memory/extract-memories.ts';
 import { forgetEvidenceNow } from '../../server/services/memory/forget.ts';
-import { questionToQuery, retrieveMemories } from '../../server/services/memory/retrieve-memories.ts';
+import { retrieveMemories } from '../../server/services/memory/retrieve-memories.ts';
 import { recordEvidence } from '../../server/services/memory/store.ts';
 import { createTestDatabase } from '../helpers/db.ts';
+import { MEMORY_FLOORS, type MemoryFloors } from './floors.ts';
 
-type Case = { id: string; category: string; sessions: { at: string; messages: string[] }[]; forget?: [number, number][]; question: string; asOf?: string; expect: string | null };
+export type MemoryCase = {
+  id: string;
+  category: string;
+  sessions: { at: string; messages: string[] }[];
+  /** [session, message] of sources to forget before the question. */
+  forget?: [number, number][];
+  question: string;
+  /** The question is about this date (the versions valid then). */
+  asOf?: string;
+  /** The value, or null: nothing is known, the right answer is no answer. */
+  expect: string | null;
+};
 
-const quiet = process.argv.includes('--quiet');
-const cases = JSON.parse(readFileSync(new URL('./memory-cases.json', import.meta.url), 'utf8')) as Case[];
-const db = await createTestDatabase('evalmem');
-const prisma = createPrisma(db.url);
-try {
-  const perCat = new Map<string, { ok: number; all: number }>();
-  const failures: string[] = [];
+export const CATEGORIES = ['extraction', 'multi-session', 'temporal', 'knowledge-update', 'abstention', 'forgetting'] as const;
+
+export const MEMORY_SETS = [
+  { name: 'development', file: new URL('./memory-cases.json', import.meta.url), floors: MEMORY_FLOORS.development },
+  { name: 'held-out', file: new URL('./memory-heldout.json', import.meta.url), floors: MEMORY_FLOORS.heldout },
+] as const;
+
+/** The cases of a file: a JSON array, or the `cases` of a `{ note, cases }` wrapper. */
+export function loadMemoryCases(file: URL): MemoryCase[] {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as MemoryCase[] | { cases: MemoryCase[] };
+  const cases = Array.isArray(raw) ? raw : raw.cases;
   for (const c of cases) {
-    const ws = await prisma.workspace.create({ data: { name: c.id, slug: `eval-${c.id}` } });
-    const user = await prisma.user.create({ data: { email: `${c.id}@eval.test`, name: c.id } });
+    if (!(CATEGORIES as readonly string[]).includes(c.category)) throw new Error(`${c.id}: unknown category ${c.category}`);
+  }
+  return cases;
+}
+
+/** Case, whitespace, punctuation and diacritics do not count; everything else does. */
+export function normalizeAnswer(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+export type MemoryEvalResult = { perCategory: Record<string, { ok: number; all: number }>; ok: number; all: number; failures: string[] };
+
+/** Runs cases against a database; `extractor` replaces the rule-based one (e.g. a stub). */
+export async function runMemoryCases(prisma: PrismaClient, cases: MemoryCase[], opts: { prefix: string; extractor?: CandidateSource }): Promise<MemoryEvalResult> {
+  const r: MemoryEvalResult = { perCategory: {}, ok: 0, all: 0, failures: [] };
+  for (const c of cases) {
+    const key = `${opts.prefix}-${c.id}`;
+    const ws = await prisma.workspace.create({ data: { name: key, slug: `eval-${key}` } });
+    const user = await prisma.user.create({ data: { email: `${key}@eval.test`, name: c.id } });
     const ids: string[][] = [];
     for (const [si, s] of c.sessions.entries()) {
       ids.push([]);
@@ -32,31 +78,83 @@ try {
         const at = new Date(new Date(`${s.at}T10:00:00Z`).getTime() + mi * 60_000);
         const kind = /^The user /.test(text) ? 'OBSERVATION' : 'MESSAGE';
         const ev = await prisma.$transaction((tx) => recordEvidence(tx, { workspaceId: ws.id, userId: user.id, kind, text, occurredAt: at }));
-        await extractEvidence({ prisma }, ev.id);
+        await extractEvidence({ prisma, extractor: opts.extractor }, ev.id);
         ids[si]!.push(ev.id);
       }
     }
     for (const [si, mi] of c.forget ?? []) await prisma.$transaction((tx) => forgetEvidenceNow(tx, { workspaceId: ws.id, evidenceId: ids[si]![mi]! }));
-    const q = questionToQuery(c.question);
-    const found = await retrieveMemories(prisma, { workspaceId: ws.id, userId: user.id, ...q, asOf: c.asOf ? new Date(`${c.asOf}T00:00:00Z`) : undefined, limit: 1 });
-    // Abstention: only stated memories answer questions about the user.
-    const answer = found.find((f) => f.origin === 'USER_STATED')?.value ?? null;
-    const ok = c.expect === null ? answer === null : answer !== null && normalizeValue(answer).includes(normalizeValue(c.expect));
-    const s = perCat.get(c.category) ?? { ok: 0, all: 0 };
+    // The worker's retrieval (worker-context.ts): the text as it is, its limit; the top memory answers.
+    const found = await retrieveMemories(prisma, { workspaceId: ws.id, userId: user.id, text: c.question, asOf: c.asOf ? new Date(`${c.asOf}T00:00:00Z`) : undefined, limit: 8 });
+    const answer = found[0]?.value ?? null;
+    const ok = c.expect === null ? answer === null : answer !== null && normalizeAnswer(answer) === normalizeAnswer(c.expect);
+    const s = (r.perCategory[c.category] ??= { ok: 0, all: 0 });
     s.all++;
-    if (ok) s.ok++;
-    else failures.push(`${c.id}: "${c.question}" expected ${JSON.stringify(c.expect)}, got ${JSON.stringify(answer)}`);
-    perCat.set(c.category, s);
+    r.all++;
+    if (ok) {
+      s.ok++;
+      r.ok++;
+    } else r.failures.push(`${c.id}: "${c.question}" expected ${JSON.stringify(c.expect)}, got ${JSON.stringify(answer)}`);
   }
-  let ok = 0;
-  console.log(`memory evaluation: ${cases.length} cases, extractor: rule-based (offline)`);
-  for (const [cat, s] of [...perCat].sort()) {
-    ok += s.ok;
-    console.log(`  ${cat.padEnd(18)} ${s.ok}/${s.all}  ${((100 * s.ok) / s.all).toFixed(1)}%`);
+  return r;
+}
+
+/** Every floor a set's figures miss, as sentences (empty when all are met). */
+export function belowMemoryFloors(r: MemoryEvalResult, floors: MemoryFloors): string[] {
+  const out: string[] = [];
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  for (const [cat, floor] of Object.entries(floors)) {
+    const s = cat === 'overall' ? { ok: r.ok, all: r.all } : r.perCategory[cat];
+    if (!s) continue;
+    if (s.ok / s.all < floor) out.push(`${cat} ${pct(s.ok / s.all)} < ${pct(floor)}`);
   }
-  console.log(`  ${'overall'.padEnd(18)} ${ok}/${cases.length}  ${((100 * ok) / cases.length).toFixed(1)}%`);
-  if (!quiet) for (const f of failures) console.log(`  ✗ ${f}`);
-} finally {
-  await prisma.$disconnect();
-  await db.drop();
+  return out;
+}
+
+/** A database of its own for one run of the evaluation. */
+export async function withEvalDatabase<T>(label: string, fn: (prisma: PrismaClient) => Promise<T>): Promise<T> {
+  const db = await createTestDatabase(label);
+  const prisma = createPrisma(db.url);
+  try {
+    return await fn(prisma);
+  } finally {
+    await prisma.$disconnect();
+    await db.drop();
+  }
+}
+
+async function main() {
+  const quiet = process.argv.includes('--quiet');
+  const misses: string[] = [];
+  const summary: Record<string, unknown> = {};
+  console.log('memory evaluation — rule-based extractor (offline); answers from retrieveMemories, the worker\'s retrieval; exact values');
+  await withEvalDatabase('evalmem', async (prisma) => {
+    for (const s of MEMORY_SETS) {
+      const cases = loadMemoryCases(s.file);
+      const r = await runMemoryCases(prisma, cases, { prefix: s.name });
+      console.log(`\n${s.name} set — ${s.file.pathname.split('/').pop()}: ${r.all} cases`);
+      console.log('category            correct  accuracy  floor');
+      const line = (cat: string, x: { ok: number; all: number }) => {
+        const floor = s.floors[cat];
+        console.log(`  ${cat.padEnd(18)} ${`${x.ok}/${x.all}`.padStart(6)}  ${`${((100 * x.ok) / x.all).toFixed(1)}%`.padStart(8)}  ${floor === undefined ? '' : `${Math.round(100 * floor)}%`.padStart(5)}`);
+      };
+      for (const cat of CATEGORIES) if (r.perCategory[cat]) line(cat, r.perCategory[cat]);
+      line('overall', { ok: r.ok, all: r.all });
+      if (!quiet) for (const f of r.failures) console.log(`  ✗ ${f}`);
+      misses.push(...belowMemoryFloors(r, s.floors).map((m) => `${s.name}: ${m}`));
+      summary[s.name] = { ok: r.ok, all: r.all, perCategory: r.perCategory };
+    }
+  });
+  console.log(`\nEVAL_RESULT ${JSON.stringify(summary)}`);
+  if (misses.length) {
+    console.error(`\n✖ below the floors (test/eval/floors.ts):\n${misses.map((m) => `  - ${m}`).join('\n')}`);
+    process.exit(1);
+  }
+  console.log('\n✓ every figure at or above its floor');
+}
+
+if (process.argv[1]?.endsWith('memory.ts')) {
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
 }

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
-export const EXTRACTOR_VERSION = 'rules-1';
+export const EXTRACTOR_VERSION = 'rules-2';
 
 export const MemoryKindZ = z.enum(['PREFERENCE', 'FACT', 'BRAND_RULE', 'WORKFLOW_HABIT']);
 export const MemoryScopeZ = z.enum(['USER', 'WORKSPACE', 'TASK']);
@@ -69,6 +69,12 @@ const TOPICS: [RegExp, string][] = [
 ];
 const STOP = new Set(['the', 'a', 'an', 'my', 'our', 'to', 'with', 'and', 'or', 'of', 'in', 'on', 'for', 'it', 'them', 'very', 'really', 'usually', 'generally']);
 
+/** Whether a word belongs to one of the named topics preferences and habits are filed under. */
+export function topicMentioned(topic: string, word: string): boolean {
+  const entry = TOPICS.find(([, t]) => t === topic);
+  return entry !== undefined && entry[0].test(word);
+}
+
 export function topicOf(phrase: string): string {
   for (const [re, t] of TOPICS) if (re.test(phrase)) return t;
   const words = normalize(phrase)
@@ -107,15 +113,25 @@ export function sentences(text: string): string[] {
 
 type Rule = { re: RegExp; make: (m: RegExpMatchArray, sentence: string) => Omit<Candidate, 'quote' | 'origin' | 'confidence' | 'mode'> & Partial<Candidate> };
 
-const CITY = "([\\p{Lu}][\\p{L}'-]+(?: [\\p{Lu}][\\p{L}'-]+)*)";
+// A proper name: capitalised words only. The keywords before it are matched in any case through
+// `anyCase`, never with the `i` flag: under `i`, `\p{Lu}` matches lower case too, and "I live in
+// Berlin but work in Potsdam" would store "Berlin but work in Potsdam".
+const CITY = "(\\p{Lu}[\\p{L}'-]+(?: \\p{Lu}[\\p{L}'-]+)*)";
 const PHRASE = '([^.!?;]{2,80}?)';
 const END = '(?=\\s*(?:[.!?;,]|$|\\band\\b|\\bbut\\b|\\bnow\\b|\\bsince\\b|\\bthese days\\b))';
 
+/** A pattern source matching the letters of `src` in either case (escapes such as `\b` are kept). */
+export function anyCase(src: string): string {
+  return src.replace(/\\.|\p{L}/gu, (c) => (c.length > 1 || c.toLowerCase() === c.toUpperCase() ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`));
+}
+/** Keywords in any case, then a proper name (case-sensitive). */
+const named = (keywords: string) => new RegExp(`${anyCase(keywords)}${CITY}`, 'u');
+
 const RULES: Rule[] = [
-  { re: new RegExp(`\\bI(?: now|'ve| have)? (?:live|am living|moved|relocated) (?:in|to) ${CITY}`, 'iu'), make: (m) => ({ kind: 'FACT', scope: 'USER', subjectKey: 'user.residence', value: m[1]! }) },
-  { re: new RegExp(`\\b(?:I'm|I am) (?:now )?based in ${CITY}`, 'iu'), make: (m) => ({ kind: 'FACT', scope: 'USER', subjectKey: 'user.residence', value: m[1]! }) },
-  { re: new RegExp(`\\bIch (?:wohne|lebe) (?:jetzt |nun )?in ${CITY}`, 'iu'), make: (m) => ({ kind: 'FACT', scope: 'USER', subjectKey: 'user.residence', value: m[1]! }) },
-  { re: new RegExp(`\\bmy name is ${CITY}`, 'iu'), make: (m) => ({ kind: 'FACT', scope: 'USER', subjectKey: 'user.name', value: m[1]! }) },
+  { re: named("\\bI(?: now|'ve| have)? (?:live|am living|moved|relocated) (?:in|to) "), make: (m) => ({ kind: 'FACT', scope: 'USER', subjectKey: 'user.residence', value: m[1]! }) },
+  { re: named("\\b(?:I'm|I am) (?:now )?based in "), make: (m) => ({ kind: 'FACT', scope: 'USER', subjectKey: 'user.residence', value: m[1]! }) },
+  { re: named('\\bIch (?:wohne|lebe) (?:jetzt |nun )?in '), make: (m) => ({ kind: 'FACT', scope: 'USER', subjectKey: 'user.residence', value: m[1]! }) },
+  { re: named('\\bmy name is '), make: (m) => ({ kind: 'FACT', scope: 'USER', subjectKey: 'user.name', value: m[1]! }) },
   { re: new RegExp(`\\bI work (as an? [^.!?;,]{2,50}|at [^.!?;,]{2,50})${END}`, 'iu'), make: (m) => ({ kind: 'FACT', scope: 'USER', subjectKey: 'user.work', value: m[1]! }) },
   {
     re: new RegExp(`\\bour brand(?:'s)? (?:primary |main |core |signature )?colou?rs? (?:is|are) ${PHRASE}${END}`, 'iu'),

@@ -1,9 +1,16 @@
 // Retrieval for the worker, the router and the API: structured filters (kind, scope, subject, time)
-// first, full-text (tsvector) and embeddings (when configured) as ranking within those filters,
+// first, then relevance to a text (its subject named, or a word of its value shared; embeddings
+// when configured) as the filter and ranking within those,
 // always with citations to the evidence. Scope isolation is part of every query: workspace rows of
 // this workspace, user rows of this user, task rows of this task — nothing else can match.
 import type { PrismaClient } from '../../db/client.ts';
 import type { Embedder } from '../../routing/embeddings.ts';
+import { contentWords, relevance } from './relevance.ts';
+
+/** With a text and no subject, relevance is decided on at most this many candidates (newest, most confident first). */
+const TEXT_CANDIDATES = 500;
+/** Cosine similarity above which an embedding alone makes a memory relevant. */
+const SEMANTIC_MIN = 0.3;
 
 export type MemoryQuery = {
   workspaceId: string;
@@ -13,7 +20,7 @@ export type MemoryQuery = {
   scopes?: string[];
   /** Exact subject key, or a prefix ending in "." (e.g. "preference."). */
   subject?: string;
-  /** Free text, matched by full-text search (and embeddings when configured). */
+  /** Free text (a question, a task's title and goal): only relevant memories are returned (relevance.ts), best first. */
   text?: string;
   /** The versions valid at this time instead of the current ones. */
   asOf?: Date;
@@ -75,43 +82,36 @@ export async function retrieveMemories(prisma: PrismaClient, q: MemoryQuery, emb
     params.push(q.subject.endsWith('.') ? `${q.subject}%` : q.subject);
     where.push(q.subject.endsWith('.') ? `m.subject_key LIKE $${params.length}` : `m.subject_key = $${params.length}`);
   }
-  let score = '0::float8';
-  const words = (q.text ?? '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 2);
-  if (words.length) {
-    params.push(words.join(' | '));
-    score = `ts_rank(v.search_tsv, to_tsquery('simple', $${params.length}))::float8`;
-    // With a subject the text only ranks; without one it must match.
-    if (!embedder && !q.subject) where.push(`v.search_tsv @@ to_tsquery('simple', $${params.length})`);
-  }
-  params.push(Math.min(q.limit ?? 20, 100) * 2);
+  // With a text, which memories are relevant is decided on the candidates of the structured filters
+  // (relevance.ts): a memory whose subject the text names or whose value shares a word with it.
+  // With a subject the text only ranks; without one it must be relevant, else nothing is returned.
+  const terms = q.text ? contentWords(q.text) : new Set<string>();
+  params.push(terms.size ? TEXT_CANDIDATES : Math.min(q.limit ?? 20, 100) * 2);
   const rows = await prisma.$queryRawUnsafe<Row[]>(
     `SELECT m.id AS memory_id, v.id AS version_id, m.kind::text AS kind, m.scope::text AS scope, m.subject_key, v.origin::text AS origin,
-            v.content, v.value, v.confidence, v.valid_from, v.valid_to, ${score} AS score
+            v.content, v.value, v.confidence, v.valid_from, v.valid_to, 0::float8 AS score
        FROM memory_versions v JOIN memories m ON m.id = v.memory_id
       WHERE ${where.join(' AND ')}
-      ORDER BY score DESC, v.confidence DESC, v.valid_from DESC
+      ORDER BY v.confidence DESC, v.valid_from DESC
       LIMIT $${params.length}`,
     ...params,
   );
-  let scored = rows.map((r) => ({ ...r, score: Number(r.score) }));
-  if (words.length && embedder && scored.length) {
-    // Embeddings re-rank within the structured filters; rows without a text or vector match drop.
+  let scored = rows.map((r) => ({ ...r, ...(terms.size ? relevance(terms, { subjectKey: r.subject_key, value: r.value }) : { relevant: true, score: 0 }) }));
+  if (terms.size && embedder && scored.length) {
+    // Embeddings add to the lexical score within the structured filters; a row neither relevant
+    // nor semantically close drops.
     const [qv] = await embedder.embed([q.text!]);
     const n = Math.sqrt(qv!.reduce((s, x) => s + x * x, 0)) || 1;
     const vecs = await prisma.memoryEmbedding.findMany({ where: { versionId: { in: scored.map((r) => r.version_id) } } });
     const byId = new Map(vecs.map((v) => [v.versionId, v.vector]));
-    scored = scored
-      .map((r) => {
-        const v = byId.get(r.version_id);
-        const cos = v ? v.reduce((s, x, i) => s + x * (qv![i]! / n), 0) : 0;
-        return { ...r, score: r.score + Math.max(0, cos) };
-      })
-      .filter((r) => r.score > 0.3)
-      .sort((a, b) => b.score - a.score);
+    scored = scored.map((r) => {
+      const v = byId.get(r.version_id);
+      const cos = v ? v.reduce((s, x, i) => s + x * (qv![i]! / n), 0) : 0;
+      return { ...r, relevant: r.relevant || cos > SEMANTIC_MIN, score: r.score + Math.max(0, cos) };
+    });
   }
+  if (terms.size && !q.subject) scored = scored.filter((r) => r.relevant);
+  if (terms.size) scored.sort((a, b) => b.score - a.score);
   // A stated memory wins over an inference on the same subject and scope.
   const stated = new Set(scored.filter((r) => r.origin === 'USER_STATED').map((r) => `${r.scope}:${r.subject_key}`));
   scored = scored.filter((r) => r.origin === 'USER_STATED' || !stated.has(`${r.scope}:${r.subject_key}`)).slice(0, q.limit ?? 20);
@@ -137,19 +137,4 @@ export async function retrieveMemories(prisma: PrismaClient, q: MemoryQuery, emb
       .filter((l) => l.versionId === r.version_id)
       .map((l) => ({ evidenceId: l.evidenceId, role: l.role, kind: l.evidence.kind, messageId: l.evidence.messageId, occurredAt: l.evidence.occurredAt, excerpt: l.evidence.text.slice(0, 200) })),
   }));
-}
-
-/** A question about the user mapped to a structured query (used by the evaluation and tools). */
-export function questionToQuery(question: string): { subject?: string; kinds?: string[]; text?: string } {
-  const q = question.toLowerCase();
-  if (/\b(where|which city)\b.*\b(live|living|based|wohne)\b|\bwo wohne\b/.test(q)) return { subject: 'user.residence' };
-  if (/\bmy name\b|\bwhat am i called\b/.test(q)) return { subject: 'user.name' };
-  if (/\bwhere do i work|\bwhat do i do for work|\bmy job\b/.test(q)) return { subject: 'user.work' };
-  if (/\bbrand\b.*\bcolou?r|\bbrand palette\b/.test(q)) return { subject: 'brand.colors' };
-  if (/\bbrand\b.*\b(font|typeface)\b/.test(q)) return { subject: 'brand.font' };
-  if (/\bbrand\b.*\b(tone|voice)\b/.test(q)) return { subject: 'brand.tone' };
-  if (/\bavoid|\bdislike|\bdon't like\b/.test(q)) return { subject: 'avoid.', text: question };
-  if (/\balways\b|\bhabit|\bworkflow\b|\busually do\b/.test(q)) return { subject: 'habit.', text: question };
-  if (/\bprefer|\bfavou?rite|\blike\b/.test(q)) return { subject: 'preference.', text: question };
-  return { text: question };
 }
