@@ -12,6 +12,8 @@ import { initWorkspace } from './services/workspaces/init-workspace.ts';
 import { startProviderService, type ProviderService } from './provider/process.ts';
 
 async function main() {
+  // Started by a supervisor over IPC (the test helpers do): end with it, even when it is SIGKILLed.
+  if (typeof process.send === 'function') process.on('disconnect', () => process.exit(0));
   const config = loadConfig();
   const log = createLogger(config.logLevel);
   let embedded: EmbeddedPostgres | undefined;

@@ -36,7 +36,7 @@ async function main() {
   }
   if (stopping) return void (await running.close());
   if (child) process.send!({ type: 'ready', url: running.url, port: running.port });
-  else process.stdout.write(`\n  Atelier provider running: ${running.url}  (data in ${resolve(config.dataDir, 'provider')})\n\n`);
+  process.stdout.write(`\n  Atelier provider running: ${running.url}  (data in ${resolve(config.dataDir, 'provider')})\n\n`);
 
   async function stop(reason: string) {
     if (stopping) return;

@@ -20,7 +20,8 @@ export async function startProviderProcess(opts: { dataDir: string; secret: stri
       ATELIER_PROVIDER_SECRET: opts.secret,
       ...opts.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // An IPC channel makes it follow this process: if the test process dies, the provider does too.
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
