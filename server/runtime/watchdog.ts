@@ -1,7 +1,8 @@
 // The watchdog finds work the queue lost, from the database alone (the source of truth):
 //  1. RUNNING turns whose lease expired (a worker died or froze) → wake-up at their generation;
 //  2. QUEUED turns whose wake-up is older than `staleMs` (the job was lost or is stuck) → re-send;
-//  3. runnable tasks with unconsumed inbox items but no live turn → a new turn.
+//  3. runnable tasks with unconsumed inbox items but no live turn → a new turn (a waiting task's
+//     job results excepted: the job's end decides whether to wake it).
 // Several watchdogs may run at once: wake-ups are deduplicated by (turn, generation) and a task has
 // at most one live turn (partial unique index).
 import { transactWithEvents } from '../channel/unit-of-work.ts';
@@ -35,7 +36,10 @@ export async function watchdogTick(rt: RuntimeDeps, opts: { staleMs: number }): 
   const orphans = await rt.prisma.$queryRawUnsafe<{ id: string; workspace_id: string }[]>(
     `SELECT k.id, k.workspace_id FROM tasks k
       WHERE k.status IN ('QUEUED', 'RUNNING', 'WAITING')
-        AND EXISTS (SELECT 1 FROM inbox_items i WHERE i.task_id = k.id AND i.consumed_at IS NULL AND i.withdrawn_at IS NULL)
+        AND EXISTS (SELECT 1 FROM inbox_items i WHERE i.task_id = k.id AND i.consumed_at IS NULL AND i.withdrawn_at IS NULL
+                      -- A job result of a task that waits (on other jobs or a person) is not a reason
+                      -- to run: the job's end decided in its own transaction whether to wake it.
+                      AND NOT (k.status = 'WAITING' AND i.kind = 'SIGNAL' AND i.signal = 'JOB_RESULT'))
         AND NOT EXISTS (SELECT 1 FROM turns t WHERE t.task_id = k.id AND t.status IN ('QUEUED', 'RUNNING'))
       LIMIT 500`,
   );
