@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { OfflineChatModel } from '../server/runtime/models/offline-model.ts';
 import { createModelProvider, scriptedProvider } from '../server/runtime/models/provider.ts';
 import { ScriptedChatModel } from '../server/runtime/models/scripted-model.ts';
+import { eventually } from './helpers/produce.ts';
 
 const addNote = {
   name: 'add_note',
@@ -237,12 +238,14 @@ describe('ScriptedChatModel', () => {
   });
 
   test('latencyMs delays and honours abort; script errors propagate', async () => {
-    const slow = new ScriptedChatModel(() => ({ content: 'late' }), { latencyMs: 5_000 });
+    // The latency is far longer than any test may wait, so a call that rejects (with the abort's
+    // reason) before the script ran was cut short by the abort, not by the latency running out.
+    const slow = new ScriptedChatModel(() => ({ content: 'late' }), { latencyMs: 600_000 });
     const ac = new AbortController();
-    const started = Date.now();
-    setTimeout(() => ac.abort(new Error('stop')), 20);
-    await assert.rejects(slow.invoke([new HumanMessage('x')], { signal: ac.signal }));
-    assert.ok(Date.now() - started < 2_000);
+    const pending = slow.invoke([new HumanMessage('x')], { signal: ac.signal });
+    await eventually(() => slow.calls === 1, 'the call waiting out its latency');
+    ac.abort(new Error('stop'));
+    await assert.rejects(pending, /stop/);
     assert.equal(slow.calls, 1);
 
     const broken = new ScriptedChatModel(() => {

@@ -111,7 +111,7 @@ describe('OpenAI image provider (SDK against a local stub)', () => {
   });
 
   test('the same idempotency key → one upstream request (provider and jobs layer)', async () => {
-    const { provider, deps, stop, task } = await setup();
+    const { provider, deps, stop, task, seen } = await setup();
     const before = stub.imageRequests.length;
     const req = { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE' as const, prompt: 'twin herons', params: {}, idempotencyKey: 'oai-twin' };
     // An old and a new worker submitting the same call at once, then a retry after the fact.
@@ -123,7 +123,9 @@ describe('OpenAI image provider (SDK against a local stub)', () => {
     const again = await provider.submit(req);
     assert.equal(again.upstreamJobId, upstream, 'the provider honours the key');
     assert.deepEqual(await provider.lookup('oai-twin'), { upstreamJobId: upstream });
-    await new Promise((r) => setTimeout(r, 200));
+    // The provider redelivers the final callback once, redeliverMs after the job ended: by then
+    // anything the three submissions could have started upstream has been sent.
+    await eventually(() => seen.filter((u) => u.upstreamJobId === upstream && u.status === 'SUCCEEDED').length >= 2, 'the redelivered final callback', 10_000);
     stop();
     assert.equal(stub.imageRequests.length - before, 1, 'one upstream request');
     assert.equal(provider.requests, 1);

@@ -1,9 +1,17 @@
-// Semantic retrieval for the router (only with an embedding model): an older task that shares no
-// words with the message — here another language — is found and routed to; the embedding client is
-// the real OpenAI one against a local stub.
+// Retrieval through an embedding model for the router (only with an embedding model configured): an
+// older task outside the recent part of the index, which the message matches in no word, is found
+// through the embeddings and the message routed to it; without the embeddings the same message is
+// not. The embedding client is the real OpenAI one against a local stub whose "model" is a hashed
+// bag of character trigrams (test/helpers/openai-stub.ts): it knows no words and no languages, so
+// what it can bring together are texts sharing pieces of words — here a German compound
+// ("Radrennplakat") and its parts written apart ("Plakat vom Radrennen"), which the router's word
+// features keep apart. Meaning across languages needs a real model and is not claimed here.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createEmbedder } from '../server/routing/embeddings.ts';
+import { routeOffline } from '../server/routing/offline-router.ts';
+import { loadTaskIndex } from '../server/routing/task-index.ts';
+import { features } from '../server/routing/text.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { gqlOk, toGlobalId } from './helpers/clients.ts';
 import { RuntimeInfoQuery, SendMessage } from './helpers/documents.ts';
@@ -22,24 +30,33 @@ after(async () => {
   await stub?.close();
 });
 
-test('an old English task is found from a German message with no shared words, through embeddings', async () => {
+const MESSAGE = 'Plakat vom Radrennen heller';
+
+test('an old task that shares no word with the message is found and routed to through embeddings (and not without them)', async () => {
   const { prisma } = t.app.deps;
-  const bike = await prisma.task.create({
-    data: { workspaceId: t.a.workspaceId, title: 'Bicycle race poster', goal: 'poster for the city bicycle race', status: 'RUNNING', lastActivityAt: new Date(Date.now() - 40 * 86400_000) },
+  const race = await prisma.task.create({
+    data: { workspaceId: t.a.workspaceId, title: 'Radrennplakat', goal: 'Radrennplakat für die Altstadt', status: 'RUNNING', lastActivityAt: new Date(Date.now() - 40 * 86400_000) },
   });
   // 25 more recent tasks push it out of the recent part of the index.
   await prisma.task.createMany({
     data: Array.from({ length: 25 }, (_, i) => ({ workspaceId: t.a.workspaceId, title: `Catalogue page ${i}`, goal: `catalogue page ${i}`, status: 'COMPLETED' as const })),
   });
+  // The premise: not one of the router's word features in common.
+  const shared = [...features(MESSAGE)].filter((f) => features(`${race.title} ${race.goal}`).has(f));
+  assert.deepEqual(shared, [], 'the message and the task share no word');
+  // Words alone (no embedder): the message does not go to the old task.
+  const wordsOnly = routeOffline(MESSAGE, await loadTaskIndex(prisma, t.a.workspaceId, MESSAGE, null));
+  assert.notEqual(wordsOnly.taskId, race.id, `without embeddings: ${wordsOnly.outcome} (${wordsOnly.reason})`);
+
   const r = (
     await gqlOk(t.url, t.a.ownerToken, SendMessage, {
-      input: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), text: 'Das Radrennen-Plakat bitte heller', idempotencyKey: 's1' },
+      input: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), text: MESSAGE, idempotencyKey: 's1' },
     })
   ).sendMessage;
-  assert.deepEqual([r.route.outcome, r.task?.id], ['EXISTING_TASK', toGlobalId('Task', bike.id)], r.route.reason);
+  assert.deepEqual([r.route.outcome, r.task?.id], ['EXISTING_TASK', toGlobalId('Task', race.id)], r.route.reason);
   assert.ok(r.route.indexSize <= 35);
-  assert.ok(stub.embeddingRequests.some((q) => q.model === 'stub-embed' && q.input.includes('Das Radrennen-Plakat bitte heller')));
-  const stored = await prisma.taskEmbedding.findUniqueOrThrow({ where: { taskId: bike.id } });
+  assert.ok(stub.embeddingRequests.some((q) => q.model === 'stub-embed' && q.input.includes(MESSAGE)));
+  const stored = await prisma.taskEmbedding.findUniqueOrThrow({ where: { taskId: race.id } });
   assert.equal(stored.model, 'stub-embed');
   // Embeddings are not recomputed while the task's text is unchanged.
   const before = stub.embeddingRequests.reduce((n, q) => n + q.input.length, 0);

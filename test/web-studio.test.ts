@@ -1,6 +1,8 @@
 // The studio in a real browser: sign in; write "make three retro posters for a coffee brand" in the
 // main thread; approve the plan; watch progress; pick a candidate; lose the connection mid-run and
 // come back with nothing missed or doubled; see the finished series; re-route a message.
+// The agent is a scripted fixture (test/fixtures/poster-plugin.ts: plan, three candidates, a pick, the
+// series), not the product's offline model; messages are routed by the offline router.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,8 +25,11 @@ let taskId: string;
 
 before(async () => {
   filesDir = mkdtempSync(join(tmpdir(), 'atelier-web-files-'));
+  const scripted = scriptedProvider(posterModel);
   w = await startWebApp('webstudio', {
-    models: { ...scriptedProvider(posterModel), info: { ...scriptedProvider(posterModel).info, offline: true } },
+    // `offline: true` only makes messages go to the offline router (there is no router model to ask);
+    // the model that runs the steps is the scripted poster fixture, and says so.
+    models: { ...scripted, info: { ...scripted.info, offline: true, description: 'Scripted poster model (test fixture); messages routed by the offline router' } },
     provider: new SimulatedProvider({ filesDir, latencyMs: { IMAGE: 1200 } }),
   });
   ({ browser, context, page } = await launch());
@@ -129,20 +134,38 @@ test('the task list shows status, progress and cost; a message can be re-routed'
   const item = page.locator('[data-testid=task-item]').first();
   assert.equal(await item.getAttribute('data-status'), 'COMPLETED');
   assert.match(await item.innerText(), /3\/3/);
-  // A second task to move a message to.
-  const other = await w.app.deps.prisma.task.findFirst({ where: { workspaceId: w.a.workspaceId, NOT: { id: fromGlobal(taskId) } } });
+  const posterId = fromGlobal(taskId);
+  const other = await prisma().task.findFirst({ where: { workspaceId: w.a.workspaceId, NOT: { id: posterId } } });
   assert.equal(other, null);
+  // A second piece of work, sharing no word with the first: a task of its own, which stays open (its
+  // plan waits for approval) — somewhere to move a message to.
   const box = page.getByLabel('Message');
-  await box.fill('also a short jingle for the coffee brand');
+  await box.fill('compose a short jingle for a radio spot');
   await box.press('Enter');
   await eventually(async () => (await page.locator('[data-testid=route-chip]').count()) === 2, 'second reply');
+  const jingle = await prisma().task.findFirstOrThrow({ where: { workspaceId: w.a.workspaceId, NOT: { id: posterId } } });
+  await eventually(async () => !['COMPLETED', 'FAILED', 'CANCELLED'].includes((await prisma().task.findUniqueOrThrow({ where: { id: jingle.id } })).status), 'the jingle task open');
+  const posterMessage = await prisma().message.findFirstOrThrow({ where: { role: 'USER', text: 'make three retro posters for a coffee brand' } });
+  assert.equal(posterMessage.taskId, posterId);
+
+  // Move the first message to the jingle task: the select must offer it, and the chip must change.
+  const chip = page.locator('[data-testid=route-chip]').first();
+  assert.doesNotMatch(await chip.innerText(), /jingle/, 'before: the chip names the poster task');
   await page.getByRole('button', { name: /Re-route “make three retro posters/ }).click();
   const select = page.getByLabel('Move this message to');
-  const options = await select.locator('option:not([disabled])').count();
-  if (options > 0) {
-    await select.selectOption({ index: 1 });
-    await eventually(async () => (await page.locator('[data-testid=route-chip]').first().innerText()) !== '', 're-routed');
-  }
+  await eventually(async () => (await select.locator('option:not([disabled])', { hasText: jingle.title }).count()) === 1, 'the jingle task offered');
+  await select.selectOption({ label: jingle.title });
+  await eventually(async () => (await chip.innerText()).includes(jingle.title), 'the chip names the jingle task');
+
+  // On the server: the message belongs to the jingle task, the router's decision is kept but
+  // superseded by the user's correction, and the jingle task received the message.
+  assert.equal((await prisma().message.findUniqueOrThrow({ where: { id: posterMessage.id } })).taskId, jingle.id);
+  const decisions = await prisma().routeDecision.findMany({ where: { messageId: posterMessage.id }, orderBy: { createdAt: 'asc' } });
+  assert.equal(decisions.length, 2);
+  assert.ok(decisions[0]!.supersededAt, 'the first decision is superseded');
+  assert.deepEqual([decisions[1]!.taskId, decisions[1]!.correctedBy, decisions[1]!.supersededAt], [jingle.id, w.a.ownerId, null]);
+  const received = await prisma().taskEvent.findMany({ where: { taskId: jingle.id, type: 'MESSAGE_RECEIVED' } });
+  assert.ok(received.some((e) => (e.payload as { messageId?: string; rerouted?: boolean }).messageId === posterMessage.id && (e.payload as { rerouted?: boolean }).rerouted));
   await shot(page, '08-reroute');
 });
 

@@ -1,5 +1,7 @@
 // A real worker process killed with SIGKILL mid-run: another worker process takes the turn over
-// (new generation) and finishes the task; no tool effect is duplicated, one terminal state.
+// (new generation) and finishes the task; each tool effect happened exactly once, one terminal state.
+// The fixture's tool upserts its effect by idempotency key (ON CONFLICT … runs = runs + 1), so the
+// number of rows alone would hide a replay: `runs` counts executions and must be 1 for every effect.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startTestApp, type TestApp } from './helpers/app.ts';
@@ -56,7 +58,12 @@ test('SIGKILL a worker process mid-run: another process finishes the task, effec
   await eventually(async () => (await prisma.task.findUniqueOrThrow({ where: { id: taskId } })).status === 'COMPLETED', 'task completed', 60_000);
 
   const effects = await prisma.$queryRawUnsafe<{ k: number; runs: number }[]>('SELECT k, runs FROM test_effects WHERE task_id = $1::uuid ORDER BY k', taskId);
-  assert.deepEqual(effects.map((e) => e.k), [0, 1, 2, 3, 4, 5], 'each effect exactly once');
+  assert.deepEqual(effects.map((e) => e.k), [0, 1, 2, 3, 4, 5], 'one effect row per step');
+  assert.deepEqual(
+    effects.map((e) => ({ k: e.k, runs: e.runs })),
+    [0, 1, 2, 3, 4, 5].map((k) => ({ k, runs: 1 })),
+    'each effect executed exactly once (runs = 1), not replayed after the kill',
+  );
   const turn = await prisma.turn.findFirstOrThrow({ where: { taskId }, orderBy: { number: 'desc' } });
   assert.equal(turn.status, 'COMPLETED');
   assert.ok(turn.generation >= 2, 'taken over by a new generation');

@@ -1,71 +1,59 @@
 // Event-channel benchmark: append throughput and publish→receive latency, each beside a bare
-// PostgreSQL baseline measured in the same run on the same database (the machine is small and
-// shared, so absolute figures drift; the ratios are the point).
+// PostgreSQL baseline measured in the same run on the same database, interleaved with it (rounds
+// alternate; figures are medians over rounds). The machine is small and shared, so absolute figures
+// drift; the ratios are the point.
 //
-//   npm run bench:channel            full run (~1–2 min)
-//   npx tsx test/bench/channel.ts --quick   smoke run (< 30 s)
+//   1. Throughput: transactWithEvents (1 event per transaction) against autocommit single-row
+//      INSERTs on dedicated connections, per concurrency, after a warm-up of both.
+//   2. Latency: the producer and the subscribers run in a process of their own
+//      (./channel/subscribers.ts), the server (hub, graphql-ws) and the baseline relay in this one,
+//      so both paths pay the same cross-process delivery: producer → PostgreSQL → server process →
+//      WebSocket → subscriber process.
 //
-// Prints a table, then one line `BENCH_RESULT {json}`. Never asserts timings.
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+//   npm run bench:channel                   full run (~2 min)
+//   npm run bench:channel -- --quick        smoke run (< 1 min)
+//
+// Prints tables, then the verdict and one line `BENCH_RESULT {json}`. Exits 1 when an invariant is
+// violated (append errors; a gap or duplicate in the log; a subscriber missing, doubling or
+// reordering an event) or a ratio is past its bound (./channel/checks.ts).
+import { fork } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { createClient, type Client as WsClient } from 'graphql-ws';
-import WebSocket from 'ws';
 import { transactWithEvents } from '../../server/channel/unit-of-work.ts';
 import { seedWorkspace, startTestApp, type TestApp } from '../helpers/app.ts';
-import { sleep, percentile, round, fmt, table } from './stats.ts';
+import {
+  channelGates, checkChannel, latencyFigures, plantChannel, throughputFigures,
+  type ChannelResults, type LatencyCase, type LogCount, type ThroughputCase, type ThroughputRound,
+} from './channel/checks.ts';
+import { startRelay } from './channel/relay.ts';
+import type { ClientJob, ClientMessage } from './channel/subscribers.ts';
+import { fmt, round, table } from './stats.ts';
+import { plantRequested, verdict } from './verdict.ts';
 
 const QUICK = process.argv.includes('--quick');
-
 const CFG = QUICK
-  ? {
-      mode: 'quick',
-      concurrencies: [1, 8, 20],
-      opsPerCase: 200, // appends (and baseline inserts) per throughput case
-      maxCaseMs: 3_000, // a case stops early at this deadline
-      subscriberCounts: [1, 10],
-      ratePerSec: 100,
-      latencyMs: 1_000,
-    }
-  : {
-      mode: 'full',
-      concurrencies: [1, 8, 20],
-      opsPerCase: 2_000,
-      maxCaseMs: 4_000,
-      subscriberCounts: [1, 10, 100],
-      ratePerSec: 100,
-      latencyMs: 3_000,
-    };
-const MAX_LISTEN_CONNECTIONS = 20;
-/** EventHub.stats counters reported (as deltas) per latency case. */
-const HUB_COUNTERS = ['topicReads', 'replayReads', 'notifications', 'polls'] as const;
-const RECEIVE_TIMEOUT_MS = 30_000;
+  ? { mode: 'quick', concurrencies: [1, 8, 20], opsPerRound: 100, maxRoundMs: 1_500, throughputRounds: 3, subscriberCounts: [1, 10], ratePerSec: 100, segmentMs: 700, latencyRounds: 4 }
+  : { mode: 'full', concurrencies: [1, 8, 20], opsPerRound: 400, maxRoundMs: 2_500, throughputRounds: 5, subscriberCounts: [1, 10, 100], ratePerSec: 100, segmentMs: 1_500, latencyRounds: 6 };
 /** Prisma pool size of the app (createPrisma's default in server/db/client.ts). */
 const APP_POOL_MAX = 10;
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-const now = () => performance.timeOrigin + performance.now(); // absolute ms, same clock in-process
+const HUB_COUNTERS = ['topicReads', 'replayReads', 'notifications', 'polls'] as const;
 const globalTaskId = (uuid: string) => Buffer.from(`Task:${uuid}`).toString('base64');
 
+async function pgClient(url: string): Promise<pg.Client> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  return c;
+}
 
-
-
-/** Runs `worker(w, i)` from `concurrency` loops until `ops` operations are done or `deadline` passes. */
-async function runLoad(
-  concurrency: number,
-  ops: number,
-  maxMs: number,
-  worker: (w: number, i: number) => Promise<void>,
-): Promise<{ ops: number; ms: number; perSec: number }> {
+/** Runs `worker(w, i)` from `concurrency` loops until `ops` operations are done or `maxMs` passes. */
+async function runLoad(concurrency: number, ops: number, maxMs: number, worker: (w: number, i: number) => Promise<void>) {
   let next = 0;
   let done = 0;
   const start = performance.now();
-  const deadline = start + maxMs;
   await Promise.all(
     Array.from({ length: concurrency }, async (_, w) => {
       for (;;) {
-        if (performance.now() > deadline) return;
+        if (performance.now() - start > maxMs) return;
         const i = next++;
         if (i >= ops) return;
         await worker(w, i);
@@ -74,336 +62,137 @@ async function runLoad(
     }),
   );
   const ms = performance.now() - start;
-  return { ops: done, ms, perSec: (done / ms) * 1000 };
-}
-
-/** Calls `fire(i)` at a steady rate for `durationMs`; waits for all of them. */
-async function steady(ratePerSec: number, durationMs: number, fire: (i: number) => Promise<void>): Promise<number> {
-  const total = Math.max(1, Math.round((ratePerSec * durationMs) / 1000));
-  const interval = 1000 / ratePerSec;
-  const start = performance.now();
-  const inflight: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const wait = start + i * interval - performance.now();
-    if (wait > 1) await sleep(wait);
-    inflight.push(fire(i));
-  }
-  await Promise.all(inflight);
-  return total;
-}
-
-/**
- * Event-loop delay (ms) of this process while `f` runs: clients, server and producer share one loop.
- * The histogram's samples include its sampling interval, which is subtracted.
- */
-async function withLoopDelay<T>(f: () => Promise<T>): Promise<T & { loopDelayP50: number; loopDelayP99: number }> {
-  const resolution = 2;
-  const h = monitorEventLoopDelay({ resolution });
-  h.enable();
-  const excess = (ns: number) => Math.max(0, ns / 1e6 - resolution);
-  try {
-    const v = await f();
-    return { ...v, loopDelayP50: excess(h.percentile(50)), loopDelayP99: excess(h.percentile(99)) };
-  } finally {
-    h.disable();
-  }
-}
-
-async function pgClient(url: string): Promise<pg.Client> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  return c;
+  return { ops: done, perSec: (done / ms) * 1000 };
 }
 
 // ---------------------------------------------------------------------------------------------
 // 1. Append throughput
 
-type ThroughputRow = {
-  concurrency: number;
-  baselineRowsPerSec: number;
-  baselineOps: number;
-  sameWorkspace: { eventsPerSec: number; ops: number; ratio: number; errors: number };
-  multiWorkspace: { eventsPerSec: number; ops: number; ratio: number; errors: number };
-};
-
-async function benchThroughput(t: TestApp): Promise<ThroughputRow[]> {
+async function benchThroughput(t: TestApp): Promise<{ cases: ThroughputCase[]; taskIds: string[]; workspaceIds: string[] }> {
   const deps = t.app.deps;
   const maxC = Math.max(...CFG.concurrencies);
-
-  // Shape (a): one task per writer, all in workspace A. Shape (b): one workspace (and task) per writer.
-  const sameWsTasks: string[] = [];
-  for (let w = 0; w < maxC; w++) {
-    sameWsTasks.push((await deps.prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: `bench-a-${w}` } })).id);
-  }
+  // (a) one task per writer, all in workspace A; (b) one workspace (and task) per writer.
+  const sameWs: string[] = [];
+  for (let w = 0; w < maxC; w++) sameWs.push((await deps.prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: `bench-a-${w}` } })).id);
   const workspaces = [t.a.workspaceId, t.b.workspaceId];
   for (let w = workspaces.length; w < maxC; w++) workspaces.push((await seedWorkspace(t.app, `BenchW${w}`)).workspaceId);
-  const multiWsTasks: string[] = [];
-  for (let w = 0; w < maxC; w++) {
-    multiWsTasks.push((await deps.prisma.task.create({ data: { workspaceId: workspaces[w]!, title: `bench-b-${w}` } })).id);
-  }
+  const multiWs: string[] = [];
+  for (let w = 0; w < maxC; w++) multiWs.push((await deps.prisma.task.create({ data: { workspaceId: workspaces[w]!, title: `bench-b-${w}` } })).id);
 
-  // Baseline: bare autocommit single-row INSERTs, one dedicated connection per writer.
   const base = await pgClient(t.dbUrl);
-  await base.query(`CREATE TABLE bench_baseline (
-      id bigserial PRIMARY KEY, writer int NOT NULL, i int NOT NULL, payload jsonb NOT NULL,
+  await base.query(`CREATE TABLE bench_baseline (id bigserial PRIMARY KEY, writer int NOT NULL, i int NOT NULL, payload jsonb NOT NULL,
       created_at timestamptz NOT NULL DEFAULT clock_timestamp())`);
   await base.end();
-  const baseConns: pg.Client[] = [];
-  for (let w = 0; w < maxC; w++) baseConns.push(await pgClient(t.dbUrl));
-
+  const conns: pg.Client[] = [];
+  for (let w = 0; w < maxC; w++) conns.push(await pgClient(t.dbUrl));
   const insert = (w: number, i: number) =>
-    baseConns[w]!
-      .query('INSERT INTO bench_baseline (writer, i, payload) VALUES ($1, $2, $3)', [w, i, JSON.stringify({ i, t: Date.now() })])
-      .then(() => undefined);
-
-  let appendErrors = 0;
+    conns[w]!.query('INSERT INTO bench_baseline (writer, i, payload) VALUES ($1, $2, $3)', [w, i, JSON.stringify({ i, t: Date.now() })]).then(() => undefined);
+  let errors = 0;
   const append = (tasks: string[]) => async (w: number, i: number) => {
     try {
-      await transactWithEvents(deps, async (_tx, emit) => {
-        emit(tasks[w]!, { type: 'BENCH', actor: { kind: 'SYSTEM' }, payload: { i, t: Date.now() } });
-      });
+      await transactWithEvents(deps, async (_tx, emit) => emit(tasks[w]!, { type: 'BENCH', actor: { kind: 'SYSTEM' }, payload: { i, t: Date.now() } }));
     } catch (e) {
-      appendErrors++;
-      if (appendErrors <= 3) console.error(`  append failed: ${(e as Error).message.split('\n')[0]}`);
+      if (++errors <= 3) console.error(`  append failed: ${(e as Error).message.split('\n')[0]}`);
     }
   };
+  // Warm-up of every path at every concurrency (not measured): JIT, pools, plans, caches.
+  for (const c of CFG.concurrencies) for (const f of [insert, append(sameWs), append(multiWs)]) await runLoad(c, c * 5, 5_000, f);
+  errors = 0;
 
-  // Warm up connection pools and caches (not measured).
-  await runLoad(maxC, maxC * 3, 5_000, insert);
-  await runLoad(maxC, maxC * 3, 5_000, append(multiWsTasks));
-  await runLoad(maxC, maxC * 3, 5_000, append(sameWsTasks));
-
-  const rows: ThroughputRow[] = [];
+  const cases: ThroughputCase[] = [];
   for (const c of CFG.concurrencies) {
-    // Interleaved per concurrency, so drift hits baseline and append alike.
-    const b = await runLoad(c, CFG.opsPerCase, CFG.maxCaseMs, insert);
-    appendErrors = 0;
-    const a = await runLoad(c, CFG.opsPerCase, CFG.maxCaseMs, append(sameWsTasks));
-    const aErr = appendErrors;
-    appendErrors = 0;
-    const m = await runLoad(c, CFG.opsPerCase, CFG.maxCaseMs, append(multiWsTasks));
-    const mErr = appendErrors;
-    rows.push({
-      concurrency: c,
-      baselineRowsPerSec: b.perSec,
-      baselineOps: b.ops,
-      sameWorkspace: { eventsPerSec: (a.ops - aErr) / (a.ms / 1000), ops: a.ops - aErr, ratio: ((a.ops - aErr) / (a.ms / 1000)) / b.perSec, errors: aErr },
-      multiWorkspace: { eventsPerSec: (m.ops - mErr) / (m.ms / 1000), ops: m.ops - mErr, ratio: ((m.ops - mErr) / (m.ms / 1000)) / b.perSec, errors: mErr },
-    });
+    const rounds: ThroughputRound[] = [];
+    for (let r = 0; r < CFG.throughputRounds; r++) {
+      // The order rotates per round, so drift and warm caches favour no path.
+      const order = [0, 1, 2].map((k) => (k + r) % 3);
+      const res: Record<number, { perSec: number; errors: number }> = {};
+      for (const k of order) {
+        errors = 0;
+        const f = k === 0 ? insert : append(k === 1 ? sameWs : multiWs);
+        const out = await runLoad(c, CFG.opsPerRound, CFG.maxRoundMs, f);
+        res[k] = { perSec: out.perSec * (k === 0 ? 1 : (out.ops - errors) / Math.max(1, out.ops)), errors };
+      }
+      rounds.push({ baselinePerSec: res[0]!.perSec, samePerSec: res[1]!.perSec, multiPerSec: res[2]!.perSec, sameErrors: res[1]!.errors, multiErrors: res[2]!.errors });
+    }
+    cases.push({ concurrency: c, rounds });
     process.stderr.write(`  throughput c=${c} done\n`);
   }
-  await Promise.all(baseConns.map((c) => c.end()));
-  return rows;
+  await Promise.all(conns.map((c) => c.end()));
+  return { cases, taskIds: [...sameWs, ...multiWs], workspaceIds: workspaces };
 }
 
-// ---------------------------------------------------------------------------------------------
-// 2. Publish→receive latency
-
-type LatencyStats = { samples: number; expected: number; p50: number; p99: number; max: number };
-type LatencyRow = {
-  subscribers: number;
-  events: number;
-  app: LatencyStats & {
-    commitToReceive: { p50: number; p99: number };
-    appendMs: { p50: number; p99: number };
-    complete: boolean;
-    anomalies: string[];
-    hub: Record<string, number>;
-    loopDelayP50: number;
-    loopDelayP99: number;
-  };
-  pg: LatencyStats & { listenConnections: number; fanoutPerConnection: number; complete: boolean; loopDelayP50: number; loopDelayP99: number };
-  ratioP50: number;
-  ratioP99: number;
-};
-
-function stats(sample: number[], expected: number): LatencyStats {
-  return { samples: sample.length, expected, p50: percentile(sample, 50), p99: percentile(sample, 99), max: sample.length ? Math.max(...sample) : NaN };
-}
-
-/** Resolves when pred() holds (checked every 5 ms), or false after timeoutMs. */
-async function waitFor(pred: () => boolean, timeoutMs: number): Promise<boolean> {
-  const end = performance.now() + timeoutMs;
-  while (!pred()) {
-    if (performance.now() > end) return false;
-    await sleep(5);
-  }
-  return true;
-}
-
-type Sub = {
-  client: WsClient;
-  lastSeq: number;
-  received: number;
-  /** receive time by seq */
-  at: Map<number, number>;
-  latencies: number[];
-  anomalies: string[];
-  error: unknown;
-};
-
-async function appLatency(t: TestApp, n: number) {
-  const deps = t.app.deps;
-  const task = await deps.prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: `bench-lat-${n}` } });
-  const gid = globalTaskId(task.id);
-  const wsUrl = t.url.replace(/^http/, 'ws') + '/graphql';
-
-  const subs: Sub[] = [];
-  const connected: Promise<void>[] = [];
-  for (let k = 0; k < n; k++) {
-    const client = createClient({
-      url: wsUrl,
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${t.a.ownerToken}` },
-      lazy: false,
-      retryAttempts: 0,
-    });
-    const sub: Sub = { client, lastSeq: 0, received: 0, at: new Map(), latencies: [], anomalies: [], error: undefined };
-    subs.push(sub);
-    connected.push(new Promise<void>((resolve) => client.on('connected', () => resolve())));
-    client.subscribe<{ taskEvents: { seq: number; payload: { bench?: boolean; t?: number } | null } }>(
-      {
-        query: 'subscription($taskId: ID!, $after: Int) { taskEvents(taskId: $taskId, after: $after) { seq payload } }',
-        variables: { taskId: gid, after: 0 },
-      },
-      {
-        next: (r) => {
-          const at = now();
-          if (r.errors?.length) {
-            sub.error = r.errors;
-            return;
-          }
-          const e = r.data?.taskEvents;
-          if (!e) return;
-          if (e.seq !== sub.lastSeq + 1 && sub.anomalies.length < 5) sub.anomalies.push(`expected seq ${sub.lastSeq + 1}, got ${e.seq}`);
-          if (e.seq > sub.lastSeq) sub.lastSeq = e.seq;
-          sub.received++;
-          sub.at.set(e.seq, at);
-          if (e.payload?.bench && typeof e.payload.t === 'number') sub.latencies.push(at - e.payload.t);
-        },
-        error: (e) => {
-          sub.error = e;
-        },
-        complete: () => {},
-      },
+/** Seq and position counts of the log, per bench task and per workspace (checked for gaps and duplicates). */
+async function logCounts(t: TestApp, taskIds: string[], workspaceIds: string[]): Promise<LogCount[]> {
+  const c = await pgClient(t.dbUrl);
+  try {
+    const tasks = await c.query<{ id: string; events: number; distinct: number; max: number }>(
+      `SELECT task_id::text AS id, count(*)::int AS events, count(DISTINCT seq)::int AS distinct, max(seq)::int AS max
+         FROM task_events WHERE task_id = ANY($1::uuid[]) GROUP BY task_id`,
+      [taskIds],
     );
+    const ws = await c.query<{ id: string; events: number; distinct: number; max: number }>(
+      `SELECT workspace_id::text AS id, count(*)::int AS events, count(DISTINCT position)::int AS distinct, max(position)::int AS max
+         FROM task_events WHERE workspace_id = ANY($1::uuid[]) GROUP BY workspace_id`,
+      [workspaceIds],
+    );
+    return [...tasks.rows.map((r) => ({ scope: 'task' as const, ...r })), ...ws.rows.map((r) => ({ scope: 'workspace' as const, ...r }))];
+  } finally {
+    await c.end();
   }
-  await Promise.all(connected);
-
-  // Primer (seq 1): once every subscriber has it, every subscription is live on the server.
-  await transactWithEvents(deps, async (_tx, emit) => {
-    emit(task.id, { type: 'BENCH_PRIMER', actor: { kind: 'SYSTEM' }, payload: { bench: false } });
-  });
-  const primed = await waitFor(() => subs.every((s) => s.lastSeq >= 1 || s.error), RECEIVE_TIMEOUT_MS);
-  if (!primed) console.error(`  [app n=${n}] not every subscriber received the primer`);
-
-  const hubCounters = () => {
-    const st = deps.hub.stats as unknown as Record<string, number>;
-    return Object.fromEntries(HUB_COUNTERS.map((k) => [k, st[k] ?? NaN]));
-  };
-  const hub0 = hubCounters();
-  const commitAt = new Map<number, number>();
-  const appendMs: number[] = [];
-  const events = await steady(CFG.ratePerSec, CFG.latencyMs, async (i) => {
-    const t0 = now();
-    const out = await transactWithEvents(deps, async (_tx, emit) => {
-      emit(task.id, { type: 'BENCH', actor: { kind: 'SYSTEM' }, payload: { bench: true, i, t: t0 } });
-    });
-    const t1 = now();
-    appendMs.push(t1 - t0);
-    for (const e of out.events) commitAt.set(e.seq, t1);
-  });
-  const finalSeq = events + 1;
-  const complete = await waitFor(() => subs.every((s) => s.lastSeq >= finalSeq || s.error), RECEIVE_TIMEOUT_MS);
-  const hub1 = hubCounters();
-  const hub: Record<string, number> = {};
-  for (const k of HUB_COUNTERS) hub[k] = hub1[k]! - hub0[k]!;
-
-  const latencies: number[] = [];
-  const fromCommit: number[] = [];
-  const anomalies: string[] = [];
-  for (const [k, s] of subs.entries()) {
-    latencies.push(...s.latencies);
-    for (const [seq, at] of s.at) {
-      const c = commitAt.get(seq);
-      if (c !== undefined) fromCommit.push(at - c);
-    }
-    if (s.error) anomalies.push(`sub ${k}: error ${JSON.stringify(s.error).slice(0, 200)}`);
-    if (s.received !== s.lastSeq) anomalies.push(`sub ${k}: received ${s.received} events, last seq ${s.lastSeq}`);
-    if (s.lastSeq < finalSeq) anomalies.push(`sub ${k}: stopped at seq ${s.lastSeq} of ${finalSeq}`);
-    for (const a of s.anomalies) anomalies.push(`sub ${k}: ${a}`);
-  }
-  await Promise.all(subs.map((s) => s.client.dispose()));
-  return {
-    events,
-    ...stats(latencies, events * n),
-    commitToReceive: { p50: percentile(fromCommit, 50), p99: percentile(fromCommit, 99) },
-    appendMs: { p50: percentile(appendMs, 50), p99: percentile(appendMs, 99) },
-    complete,
-    anomalies,
-    hub,
-  };
 }
 
-async function pgLatency(t: TestApp, n: number) {
-  const conns = Math.min(n, MAX_LISTEN_CONNECTIONS);
-  const fanout = Math.ceil(n / conns);
-  const channel = `bench_${n}`;
-  const listeners: pg.Client[] = [];
-  const latencies: number[] = [];
-  const got: number[] = [];
-  let virtual = 0;
-  for (let c = 0; c < conns; c++) {
-    const l = await pgClient(t.dbUrl);
-    // Virtual subscribers served by this connection (in-process fan-out), so exactly n in total.
-    const k = Math.min(fanout, n - virtual);
-    virtual += k;
-    const idx = c;
-    got.push(0);
-    l.on('notification', (msg) => {
-      if (msg.channel !== channel || !msg.payload) return;
-      const p = JSON.parse(msg.payload) as { t: number };
-      for (let j = 0; j < k; j++) latencies.push(now() - p.t);
-      got[idx]!++;
-    });
-    await l.query(`LISTEN ${channel}`);
-    listeners.push(l);
-  }
-  const producer = await pgClient(t.dbUrl);
-  const events = await steady(CFG.ratePerSec, CFG.latencyMs, async (i) => {
-    await producer.query('SELECT pg_notify($1, $2)', [channel, JSON.stringify({ i, t: now() })]);
-  });
-  const complete = await waitFor(() => got.every((g) => g >= events), RECEIVE_TIMEOUT_MS);
-  await producer.end();
-  await Promise.all(listeners.map((l) => l.end()));
-  return { events, ...stats(latencies, events * n), listenConnections: conns, fanoutPerConnection: fanout, complete };
-}
+// ---------------------------------------------------------------------------------------------
+// 2. Publish→receive latency (client process)
 
-async function benchLatency(t: TestApp): Promise<LatencyRow[]> {
-  const rows: LatencyRow[] = [];
+async function benchLatency(t: TestApp): Promise<{ cases: LatencyCase[]; hub: Record<number, Record<string, number>>; taskIds: string[] }> {
+  const relay = await startRelay(t.dbUrl);
+  const cases: ClientJob['cases'] = [];
   for (const n of CFG.subscriberCounts) {
-    const app = await withLoopDelay(() => appLatency(t, n));
-    const base = await withLoopDelay(() => pgLatency(t, n));
-    rows.push({
-      subscribers: n,
-      events: app.events,
-      app,
-      pg: base,
-      ratioP50: app.p50 / base.p50,
-      ratioP99: app.p99 / base.p99,
-    });
-    process.stderr.write(`  latency n=${n} done\n`);
+    const task = await t.app.deps.prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: `bench-lat-${n}` } });
+    cases.push({ subscribers: n, taskId: task.id, taskGid: globalTaskId(task.id) });
   }
-  return rows;
+  const job: ClientJob = {
+    dbUrl: t.dbUrl,
+    graphqlWsUrl: t.url.replace(/^http/, 'ws') + '/graphql',
+    relayUrl: relay.url,
+    token: t.a.ownerToken,
+    ratePerSec: CFG.ratePerSec,
+    segmentMs: CFG.segmentMs,
+    rounds: CFG.latencyRounds,
+    cases,
+  };
+  const child = fork(new URL('./channel/subscribers.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const hub: Record<number, Record<string, number>> = {};
+  const counters = () => Object.fromEntries(HUB_COUNTERS.map((k) => [k, t.app.deps.hub.stats[k]]));
+  const startedAt: Record<number, Record<string, number>> = {};
+  try {
+    const result = await new Promise<LatencyCase[]>((resolve, reject) => {
+      child.on('message', (m: ClientMessage) => {
+        if (m.type === 'mark' && m.phase === 'start') startedAt[m.subscribers] = counters();
+        else if (m.type === 'mark') {
+          const now = counters();
+          hub[m.subscribers] = Object.fromEntries(HUB_COUNTERS.map((k) => [k, now[k]! - startedAt[m.subscribers]![k]!]));
+          process.stderr.write(`  latency n=${m.subscribers} done\n`);
+        } else if (m.type === 'result') resolve(m.latency);
+        else reject(new Error(`client process: ${m.message}`));
+      });
+      child.on('exit', (code) => reject(new Error(`client process exited with ${code}`)));
+      child.send(job);
+    });
+    return { cases: result, hub, taskIds: cases.map((c) => c.taskId) };
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await relay.close();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
 
-async function main() {
+async function main(): Promise<number> {
   const started = performance.now();
   const t = await startTestApp('bench', { rateLimitPerMinute: 10_000_000 });
-  let throughput: ThroughputRow[] = [];
-  let latency: LatencyRow[] = [];
+  let results: ChannelResults;
+  let hub: Record<number, Record<string, number>> = {};
   let pgVersion = '';
   try {
     const c = await pgClient(t.dbUrl);
@@ -413,135 +202,84 @@ async function main() {
     pgVersion = `PostgreSQL ${v.rows[0]!.v} (fsync=${v.rows[0]!.f}, synchronous_commit=${v.rows[0]!.s})`;
     await c.end();
     process.stderr.write(`bench:channel (${CFG.mode}) on ${pgVersion}\n`);
-    throughput = await benchThroughput(t);
-    latency = await benchLatency(t);
+    const tp = await benchThroughput(t);
+    const lat = await benchLatency(t);
+    hub = lat.hub;
+    results = { throughput: tp.cases, latency: lat.cases, log: await logCounts(t, [...tp.taskIds, ...lat.taskIds], tp.workspaceIds) };
   } finally {
     await t.close();
   }
+  const planted = plantRequested();
+  if (planted) results = plantChannel(results, planted);
   const totalS = (performance.now() - started) / 1000;
 
-  const out: string[] = [];
-  out.push('');
+  const out: string[] = [''];
   out.push(`Atelier event channel benchmark (${CFG.mode}) — ${pgVersion}, node ${process.version}`);
   out.push('');
-  out.push(
-    `1. Append throughput: transactWithEvents (1 event per transaction), up to ${CFG.opsPerCase} ops or ${CFG.maxCaseMs / 1000} s per case.`,
-  );
-  out.push(`   baseline = autocommit single-row INSERT INTO bench_baseline, one dedicated pg connection per writer.`);
-  out.push(`   (a) same workspace: each writer appends to its own task, all tasks in one workspace`);
-  out.push(`   (b) multi-workspace: each writer appends to a task in its own workspace`);
+  out.push(`1. Append throughput: transactWithEvents (1 event per transaction) vs autocommit single-row INSERT on one dedicated`);
+  out.push(`   connection per writer; ${CFG.throughputRounds} rounds per concurrency (up to ${CFG.opsPerRound} ops or ${CFG.maxRoundMs / 1000} s each), the three paths`);
+  out.push(`   in rotating order after a warm-up of each; figures are medians over rounds.`);
+  out.push(`   (a) same workspace: each writer appends to its own task, all in one workspace; (b) one workspace per writer.`);
   out.push(`   note: the app's Prisma pool holds at most ${APP_POOL_MAX} connections, so appends above that concurrency queue for one.`);
   out.push('');
   out.push(
     table(
-      ['concurrency', 'baseline rows/s', '(a) events/s', '(a) ratio', '(b) events/s', '(b) ratio', 'errors a/b'],
-      throughput.map((r) => [
-        String(r.concurrency),
-        fmt(r.baselineRowsPerSec, 0),
-        fmt(r.sameWorkspace.eventsPerSec, 0),
-        fmt(r.sameWorkspace.ratio, 2),
-        fmt(r.multiWorkspace.eventsPerSec, 0),
-        fmt(r.multiWorkspace.ratio, 2),
-        `${r.sameWorkspace.errors}/${r.multiWorkspace.errors}`,
-      ]),
+      ['concurrency', 'baseline rows/s', '(a) events/s', '(a) ratio', '(b) events/s', '(b) ratio'],
+      results.throughput.map((c) => {
+        const f = throughputFigures(c);
+        return [String(c.concurrency), fmt(f.base, 0), fmt(f.same, 0), fmt(f.sameRatio, 2), fmt(f.multi, 0), fmt(f.multiRatio, 2)];
+      }),
     ),
   );
   out.push('');
-  out.push(
-    `2. Publish→receive latency, ${CFG.ratePerSec} events/s for ${CFG.latencyMs / 1000} s per case, all subscribers on one task.`,
-  );
-  out.push(`   app = producer timestamp taken just before transactWithEvents → graphql-ws client (real WebSocket) receives taskEvents.`);
-  out.push(`   pg  = timestamp before SELECT pg_notify on a producer connection → LISTEN connection receives it;`);
-  out.push(`         min(N, ${MAX_LISTEN_CONNECTIONS}) LISTEN connections, each fanning out in-process to ceil(N/conns) subscribers.`);
-  out.push(`   Clients, server and producer share one Node process and event loop (and the 2-core machine with PostgreSQL);`);
-  out.push(`   commit→recv = from transactWithEvents resolving to receipt; append = the producer's transactWithEvents duration.`);
+  out.push(`2. Publish→receive latency, ${CFG.ratePerSec} events/s, ${CFG.latencyRounds} rounds of ${CFG.segmentMs / 1000} s per path, alternating which goes first.`);
+  out.push(`   Producer and subscribers in a client process; server and relay in this process (both paths cross the same processes):`);
+  out.push(`   app      = transactWithEvents in the client process → NOTIFY → hub (LISTEN + log read) → graphql-ws → N clients;`);
+  out.push(`   baseline = INSERT … + pg_notify in one statement in the client process → relay (LISTEN, payload forwarded) → WebSocket → N clients.`);
+  out.push(`   Timed in the client process from just before the producer's call to receipt; p50/p99 are medians over rounds.`);
   out.push('');
   out.push(
     table(
-      ['subscribers', 'events', 'app p50 ms', 'app p99 ms', 'pg p50 ms', 'pg p99 ms', 'ratio p50', 'ratio p99', 'pg conns×fanout', 'commit→recv p50/p99', 'append p50/p99', 'complete'],
-      latency.map((r) => [
-        String(r.subscribers),
-        String(r.events),
-        fmt(r.app.p50, 2),
-        fmt(r.app.p99, 2),
-        fmt(r.pg.p50, 2),
-        fmt(r.pg.p99, 2),
-        fmt(r.ratioP50, 1),
-        fmt(r.ratioP99, 1),
-        `${r.pg.listenConnections}×${r.pg.fanoutPerConnection}`,
-        `${fmt(r.app.commitToReceive.p50, 2)}/${fmt(r.app.commitToReceive.p99, 2)}`,
-        `${fmt(r.app.appendMs.p50, 2)}/${fmt(r.app.appendMs.p99, 2)}`,
-        `${r.app.complete && r.app.samples === r.app.expected ? 'yes' : `NO ${r.app.samples}/${r.app.expected}`}` +
-          ` / ${r.pg.complete && r.pg.samples === r.pg.expected ? 'yes' : `NO ${r.pg.samples}/${r.pg.expected}`}`,
-      ]),
+      ['subscribers', 'events/round', 'app p50 ms', 'app p99 ms', 'base p50 ms', 'base p99 ms', 'ratio p50', 'ratio p99', 'hub reads/notifications/polls'],
+      results.latency.map((c) => {
+        const f = latencyFigures(c);
+        const h = hub[c.subscribers];
+        return [
+          String(c.subscribers), String(c.eventsPerRound), fmt(f.appP50, 2), fmt(f.appP99, 2), fmt(f.baseP50, 2), fmt(f.baseP99, 2), fmt(f.ratioP50, 1), fmt(f.ratioP99, 1),
+          h ? `${h.topicReads}/${h.notifications}/${h.polls}` : 'n/a',
+        ];
+      }),
     ),
   );
-  for (const r of latency) {
-    const h = r.app.hub;
-    out.push(
-      `   N=${r.subscribers}: hub topicReads=${h.topicReads} replayReads=${h.replayReads} notifications=${h.notifications} polls=${h.polls};` +
-        ` event-loop delay p50/p99 app ${fmt(r.app.loopDelayP50, 1)}/${fmt(r.app.loopDelayP99, 1)} ms, pg ${fmt(r.pg.loopDelayP50, 1)}/${fmt(r.pg.loopDelayP99, 1)} ms`,
-    );
-    for (const a of r.app.anomalies.slice(0, 10)) out.push(`   ANOMALY N=${r.subscribers}: ${a}`);
-    if (r.app.anomalies.length > 10) out.push(`   … ${r.app.anomalies.length - 10} more anomalies`);
-  }
   out.push('');
   out.push(`total ${totalS.toFixed(1)} s`);
   console.log(out.join('\n'));
-
-  const result = {
-    mode: CFG.mode,
-    postgres: pgVersion,
-    node: process.version,
-    totalSeconds: round(totalS, 1),
-    throughput: throughput.map((r) => ({
-      concurrency: r.concurrency,
-      baselineRowsPerSec: round(r.baselineRowsPerSec, 1),
-      baselineOps: r.baselineOps,
-      sameWorkspace: { ...r.sameWorkspace, eventsPerSec: round(r.sameWorkspace.eventsPerSec, 1), ratio: round(r.sameWorkspace.ratio, 3) },
-      multiWorkspace: { ...r.multiWorkspace, eventsPerSec: round(r.multiWorkspace.eventsPerSec, 1), ratio: round(r.multiWorkspace.ratio, 3) },
-    })),
-    latency: latency.map((r) => ({
-      subscribers: r.subscribers,
-      events: r.events,
-      ratePerSec: CFG.ratePerSec,
-      app: {
-        p50: round(r.app.p50, 3),
-        p99: round(r.app.p99, 3),
-        max: round(r.app.max, 3),
-        samples: r.app.samples,
-        expected: r.app.expected,
-        complete: r.app.complete,
-        commitToReceiveP50: round(r.app.commitToReceive.p50, 3),
-        commitToReceiveP99: round(r.app.commitToReceive.p99, 3),
-        appendP50: round(r.app.appendMs.p50, 3),
-        appendP99: round(r.app.appendMs.p99, 3),
-        hub: r.app.hub,
-        anomalies: r.app.anomalies.length,
-        loopDelayP50: round(r.app.loopDelayP50, 2),
-        loopDelayP99: round(r.app.loopDelayP99, 2),
-      },
-      pg: {
-        p50: round(r.pg.p50, 3),
-        p99: round(r.pg.p99, 3),
-        max: round(r.pg.max, 3),
-        samples: r.pg.samples,
-        expected: r.pg.expected,
-        complete: r.pg.complete,
-        listenConnections: r.pg.listenConnections,
-        fanoutPerConnection: r.pg.fanoutPerConnection,
-        loopDelayP50: round(r.pg.loopDelayP50, 2),
-        loopDelayP99: round(r.pg.loopDelayP99, 2),
-      },
-      ratioP50: round(r.ratioP50, 3),
-      ratioP99: round(r.ratioP99, 3),
-    })),
-  };
-  console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
+  const violations = checkChannel(results);
+  const gates = channelGates(results);
+  const code = verdict('bench:channel', violations, gates, planted);
+  console.log(
+    `BENCH_RESULT ${JSON.stringify({
+      mode: CFG.mode,
+      postgres: pgVersion,
+      node: process.version,
+      totalSeconds: round(totalS, 1),
+      throughput: results.throughput.map((c) => {
+        const f = throughputFigures(c);
+        return { concurrency: c.concurrency, rounds: c.rounds.length, baselineRowsPerSec: round(f.base, 1), sameWorkspace: { eventsPerSec: round(f.same, 1), ratio: round(f.sameRatio, 3) }, multiWorkspace: { eventsPerSec: round(f.multi, 1), ratio: round(f.multiRatio, 3) } };
+      }),
+      latency: results.latency.map((c) => {
+        const f = latencyFigures(c);
+        return { subscribers: c.subscribers, rounds: c.rounds.length, eventsPerRound: c.eventsPerRound, app: { p50: round(f.appP50, 3), p99: round(f.appP99, 3) }, baseline: { p50: round(f.baseP50, 3), p99: round(f.baseP99, 3) }, ratioP50: round(f.ratioP50, 3), ratioP99: round(f.ratioP99, 3), hub: hub[c.subscribers] };
+      }),
+      gates: gates.map((g) => ({ ...g, value: round(g.value, 3) })),
+      violations,
+    })}`,
+  );
+  return code;
 }
 
 main().then(
-  () => process.exit(0),
+  (code) => process.exit(code),
   (e) => {
     console.error(e);
     process.exit(1);

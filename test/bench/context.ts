@@ -1,5 +1,5 @@
-// Context benchmark (issue 9): how big each model request is, how much of it is an unchanged prefix
-// of the same task's previous request (what a provider's prompt cache can reuse), when compaction
+// Context benchmark: how big each model request is, how much of it is an unchanged prefix of the
+// same task's previous request (what a provider's prompt cache can reuse), when compaction
 // happened, and how the size grows with task length.
 //   1. the scenario runs (test/scenarios, offline model): per task and step;
 //   2. a synthetic long task (scripted model: alternating add_note and a tool with a ~6 KB output),
@@ -8,11 +8,12 @@
 //   npm run bench:context               full run (6 scenarios, 200-step task)
 //   npm run bench:context -- --quick    smoke run (2 scenarios, 60-step task)
 //
-// Sizes are characters of the request as sent: tool definitions (JSON schema) first, then the
-// messages. The cacheable share of a step is the longest common prefix with the task's previous
-// request over the step's size (providers cache exact prefixes; block granularity is ignored).
+// A request is its tool definitions (sent first) and its messages; the cacheable share of each is
+// measured apart, and of the whole request (./context/checks.ts explains each). Block granularity of
+// real provider caches is ignored.
 //
-// Prints tables, then one line `BENCH_RESULT {json}`. Never asserts.
+// Prints tables, then the verdict and one line `BENCH_RESULT {json}`. Exits 1 when a scenario fails,
+// a long task does not complete or its replay diverges, or a share or size ratio is past its bound.
 import { z } from 'zod';
 import type { Viewer } from '../../server/auth/viewer.ts';
 import { canonicalJson } from '../../server/channel/payload.ts';
@@ -26,119 +27,44 @@ import { createTask } from '../../server/services/tasks/create-task.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { withScenario } from '../scenarios/harness.ts';
 import { SCENARIOS } from '../scenarios/scenarios.ts';
+import {
+  checkContext, contextFigures, contextGates, longTasks, measureStep, plantContext, shares,
+  type ContextResults, type LongRun, type StepStat,
+} from './context/checks.ts';
 import { fmt, round, table } from './stats.ts';
+import { plantRequested, verdict } from './verdict.ts';
 
 const QUICK = process.argv.includes('--quick');
 const CFG = QUICK ? { mode: 'quick', scenarios: 2, longSteps: 60 } : { mode: 'full', scenarios: SCENARIOS.length, longSteps: 200 };
 
-type StepStat = { ordinal: number; chars: number; prefix: number; share: number; compactions: number[]; model: string; role: string; breakAt: string };
-
-/** Where the request first differs from the previous one: t = tool definitions, m<i> = message i. */
-function breakAt(a: string[] | null, b: string[]): string {
-  if (!a) return '-';
-  let i = 0;
-  while (i < Math.min(a.length, b.length) && a[i] === b[i]) i++;
-  return i === 0 ? 't' : `m${i - 1}`;
-}
-
 type Registry = { forModel(): { function: { name: string } }[] };
 
-/**
- * The request as a provider sees it, in order: the tool definitions (the recorded request keeps
- * only their names; the definitions come from the registry), then the messages.
- */
-function parts(request: unknown, registry: Registry): string[] {
+/** The request as a provider sees it: the tool definitions (the recorded request keeps their names; the definitions come from the registry), then the messages. */
+function requestOf(request: unknown, registry: Registry) {
   const r = (request ?? {}) as { tools?: string[]; messages?: unknown[] };
   const defs = new Map(registry.forModel().map((d) => [d.function.name, d]));
-  return [canonicalJson((r.tools ?? []).map((n) => defs.get(n) ?? n)), ...(r.messages ?? []).map((m) => canonicalJson(m))];
-}
-
-function commonPrefix(a: string[], b: string[]): number {
-  let n = 0;
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i] === b[i]) {
-      n += a[i]!.length;
-      continue;
-    }
-    const x = a[i]!;
-    const y = b[i]!;
-    let k = 0;
-    while (k < x.length && k < y.length && x[k] === y[k]) k++;
-    return n + k;
-  }
-  return n;
+  return { tools: canonicalJson((r.tools ?? []).map((n) => defs.get(n) ?? n)), messages: (r.messages ?? []).map((m) => canonicalJson(m)) };
 }
 
 async function taskStats(prisma: PrismaClient, registry: Registry, taskId: string): Promise<StepStat[]> {
   const steps = await prisma.step.findMany({ where: { taskId }, include: { turn: { select: { number: true } } } });
   steps.sort((a, b) => a.turn.number - b.turn.number || a.index - b.index);
   const rows = await prisma.contextSummary.findMany({ where: { taskId }, orderBy: { version: 'asc' } });
-  let prev: string[] | null = null;
+  let prev: ReturnType<typeof requestOf> | null = null;
   return steps.map((s, ordinal) => {
-    const p = parts(s.request, registry);
-    const chars = p.reduce((n, x) => n + x.length, 0);
-    const prefix = prev ? commonPrefix(prev, p) : 0;
-    const brk = breakAt(prev, p);
-    prev = p;
+    const cur = requestOf(s.request, registry);
+    const m = measureStep(prev, cur);
+    prev = cur;
     const routing = (s.routing ?? {}) as { role?: string };
-    return { ordinal, chars, prefix, share: chars ? prefix / chars : 0, compactions: rows.filter((r) => r.atStep === ordinal).map((r) => r.stage), model: s.model, role: routing.role ?? '?', breakAt: brk };
+    return { ordinal, ...m, compactions: rows.filter((r) => r.atStep === ordinal).map((r) => r.stage), model: s.model, role: routing.role ?? '?' };
   });
 }
 
 const kb = (n: number) => `${fmt(n / 1000, 1)}k`;
+const pct = (x: number) => fmt(x * 100, 1);
+const size = (s: StepStat) => s.toolChars + s.msgChars;
 
-function summarize(label: string, stats: StepStat[]) {
-  const later = stats.slice(1);
-  const weighted = later.reduce((n, s) => n + s.prefix, 0) / Math.max(1, later.reduce((n, s) => n + s.chars, 0));
-  return {
-    label,
-    steps: stats.length,
-    firstChars: stats[0]?.chars ?? 0,
-    lastChars: stats.at(-1)?.chars ?? 0,
-    maxChars: Math.max(0, ...stats.map((s) => s.chars)),
-    cacheableShare: later.length ? weighted : NaN,
-    compactions: stats.flatMap((s) => s.compactions.map((st) => `${s.ordinal}:${st}`)),
-    smallModelShare: stats.length ? stats.filter((s) => s.role === 'router').length / stats.length : 0,
-  };
-}
-
-// ---- 1. scenarios ----
-const scenarioRows: string[][] = [];
-const scenarioSummaries: ReturnType<typeof summarize>[] = [];
-for (const s of SCENARIOS.slice(0, CFG.scenarios)) {
-  try {
-    await withScenario(`ctx_${s.name.split(':')[0]!.replace(/\W+/g, '_').slice(0, 8)}`, async (ctx) => {
-      await s.run(ctx);
-      const prisma = ctx.t.app.deps.prisma;
-      const tasks = await prisma.task.findMany({ where: { workspaceId: ctx.t.a.workspaceId }, select: { id: true, title: true }, orderBy: { createdAt: 'asc' } });
-      for (const task of tasks) {
-        const stats = await taskStats(prisma, ctx.t.app.deps.runtime.tools, task.id);
-        if (!stats.length) continue;
-        const sum = summarize(`${s.name.slice(0, 28)} / ${task.title.slice(0, 24)}`, stats);
-        scenarioSummaries.push(sum);
-        scenarioRows.push([
-          sum.label,
-          String(sum.steps),
-          stats.map((x) => kb(x.chars)).join(' '),
-          stats.map((x, i) => (i === 0 ? '-' : `${Math.round(x.share * 100)}`)).join(' '),
-          sum.compactions.join(',') || '-',
-          `${Math.round(sum.smallModelShare * 100)}%`,
-          stats.map((x) => x.breakAt).join(' '),
-        ]);
-      }
-    });
-  } catch (e) {
-    scenarioRows.push([`${s.name} FAILED: ${(e as Error).message.slice(0, 80)}`, '', '', '', '', '', '']);
-  }
-}
-console.log(`context benchmark (${CFG.mode})\n\n1. scenario runs: request size per step, cacheable prefix share (%) vs the task's previous request`);
-console.log(table(['scenario / task', 'steps', 'size per step', 'cacheable % per step', 'compactions (step:stage)', 'small model', 'first change (t=tools, m<i>=message)'], scenarioRows));
-const longer = scenarioSummaries.filter((x) => x.steps >= 6);
-const pooled = (xs: typeof scenarioSummaries) => (xs.length ? xs.reduce((n, x) => n + x.cacheableShare * (x.steps - 1), 0) / xs.reduce((n, x) => n + x.steps - 1, 0) : NaN);
-console.log(`cacheable share, tasks with ≥ 6 steps: ${fmt(pooled(longer) * 100, 1)}% (target ≥ 80%); all tasks with ≥ 2 steps: ${fmt(pooled(scenarioSummaries.filter((x) => x.steps >= 2)) * 100, 1)}%\n`);
-
-// ---- 2. synthetic long task ----
-async function longTask(label: string, compactAtChars: number) {
+async function longTask(label: string, compactAtChars: number): Promise<LongRun & { ms: number }> {
   const BIG = 'reference material for the long task; '.repeat(160); // ≈ 6 KB
   const fetchRef = defineTool({
     name: 'fetch_reference',
@@ -182,39 +108,102 @@ async function longTask(label: string, compactAtChars: number) {
   }
 }
 
-const withCompaction = await longTask('on', 40_000);
-const baseline = await longTask('off', 1_000_000_000);
-const checkpoints = [1, 10, 20, 40, 60, 80, 100, 120, 150, 180, 200].filter((c) => c <= CFG.longSteps).map((c) => c - 1);
-console.log(`2. synthetic task, ${CFG.longSteps} steps (add_note + a ~6 KB tool output every other step): request size by task length`);
-console.log(
-  table(
-    ['step', 'compaction on', 'cacheable %', 'compaction off (baseline)', 'cacheable %', 'size ratio on/off'],
-    checkpoints
-      .filter((c) => withCompaction.stats[c] && baseline.stats[c])
-      .map((c) => {
-        const a = withCompaction.stats[c]!;
-        const b = baseline.stats[c]!;
-        return [String(c + 1), kb(a.chars), fmt(a.share * 100, 0), kb(b.chars), fmt(b.share * 100, 0), fmt(a.chars / b.chars, 2)];
-      }),
-  ),
+async function main(): Promise<number> {
+  // ---- 1. scenarios
+  const scenarios: ContextResults['scenarios'] = [];
+  for (const s of SCENARIOS.slice(0, CFG.scenarios)) {
+    const entry: ContextResults['scenarios'][number] = { name: s.name, error: null, tasks: [] };
+    scenarios.push(entry);
+    try {
+      await withScenario(`ctx_${s.name.split(':')[0]!.replace(/\W+/g, '_').slice(0, 8)}`, async (ctx) => {
+        await s.run(ctx);
+        const prisma = ctx.t.app.deps.prisma;
+        const tasks = await prisma.task.findMany({ where: { workspaceId: ctx.t.a.workspaceId }, select: { id: true, title: true }, orderBy: { createdAt: 'asc' } });
+        for (const task of tasks) {
+          const stats = await taskStats(prisma, ctx.t.app.deps.runtime.tools, task.id);
+          if (stats.length) entry.tasks.push({ label: `${s.name.slice(0, 28)} / ${task.title.slice(0, 24)}`, stats });
+        }
+      });
+    } catch (e) {
+      entry.error = (e as Error).message.slice(0, 200);
+    }
+  }
+  // ---- 2. synthetic long task, with and without compaction
+  const on = await longTask('on', 40_000);
+  const off = await longTask('off', 1_000_000_000);
+  let results: ContextResults = { scenarios, long: { on, off } };
+  const planted = plantRequested();
+  if (planted) results = plantContext(results, planted);
+  const f = contextFigures(results);
+
+  console.log(`context benchmark (${CFG.mode})\n`);
+  console.log(`1. scenario runs: request size per step; cacheable share (%) vs the task's previous request, of the message part and of the whole request`);
+  const rows: string[][] = [];
+  for (const s of results.scenarios) {
+    if (s.error) rows.push([`${s.name.slice(0, 40)} FAILED: ${s.error.slice(0, 80)}`, '', '', '', '', '', '', '']);
+    for (const t of s.tasks) {
+      const sh = shares(t.stats);
+      const per = (g: (x: StepStat) => number) => t.stats.map((x, i) => (i === 0 ? '-' : `${Math.round(g(x) * 100)}`)).join(' ');
+      rows.push([
+        t.label, String(t.stats.length), t.stats.map((x) => kb(size(x))).join(' '), `${Math.round(sh.toolShareOfRequest * 100)}%`,
+        per((x) => (x.msgChars ? x.msgPrefix / x.msgChars : 0)), per((x) => x.requestPrefix / size(x)),
+        t.stats.flatMap((x) => x.compactions.map((st) => `${x.ordinal}:${st}`)).join(',') || '-', t.stats.map((x) => x.breakAt).join(' '),
+      ]);
+    }
+  }
+  console.log(table(['scenario / task', 'steps', 'size per step', 'tools of size', 'messages cacheable %', 'request cacheable %', 'compactions', 'first change (t=tools, m<i>)'], rows));
+  const sc = f.scenarios;
+  console.log(
+    `tasks with ≥ 6 steps (${longTasks(results).length}): messages ${pct(sc.messages)}% cacheable; tool definitions ${pct(sc.tools)}% unchanged` +
+      ` (${pct(sc.toolShareOfRequest)}% of each request); whole request ${pct(sc.request)}%\n`,
+  );
+  console.log(`2. synthetic task, ${CFG.longSteps} steps (add_note + a ~6 KB tool output every other step): request size by task length`);
+  const checkpoints = [1, 10, 20, 40, 60, 80, 100, 120, 150, 180, 200].filter((c) => c <= CFG.longSteps).map((c) => c - 1);
+  const share = (s: StepStat | undefined) => (s && s.msgChars ? fmt((s.msgPrefix / s.msgChars) * 100, 0) : 'n/a');
+  console.log(
+    table(
+      ['step', 'compaction on', 'messages cacheable %', 'compaction off (baseline)', 'messages cacheable %', 'size ratio on/off'],
+      checkpoints
+        .filter((c) => results.long.on.stats[c] && results.long.off.stats[c])
+        .map((c) => {
+          const a = results.long.on.stats[c]!;
+          const b = results.long.off.stats[c]!;
+          return [String(c + 1), kb(size(a)), c ? share(a) : '-', kb(size(b)), c ? share(b) : '-', fmt(size(a) / size(b), 2)];
+        }),
+    ),
+  );
+  const max = (s: StepStat[]) => Math.max(0, ...s.map(size));
+  console.log(
+    `with compaction: max ${kb(max(on.stats))}, messages ${pct(f.on.messages)}% cacheable (whole request ${pct(f.on.request)}%), ` +
+      `compactions ${on.stats.flatMap((x) => x.compactions.map((st) => `${x.ordinal}:${st}`)).join(', ') || 'none'}, replay ${results.long.on.replayOk ? 'ok' : 'DIVERGED'}, ${fmt(on.ms / 1000, 1)} s\n` +
+      `baseline:        max ${kb(max(off.stats))}, messages ${pct(f.off.messages)}% cacheable (whole request ${pct(f.off.request)}%); size ratio at the end ${fmt(f.sizeRatioAtEnd, 3)}`,
+  );
+  const violations = checkContext(results);
+  const gates = contextGates(results);
+  const code = verdict('bench:context', violations, gates, planted);
+  const r3 = (x: number) => round(x, 3);
+  console.log(
+    `BENCH_RESULT ${JSON.stringify({
+      mode: CFG.mode,
+      scenarios: results.scenarios.map((s) => ({ name: s.name, error: s.error, tasks: s.tasks.map((t) => ({ label: t.label, steps: t.stats.length, ...Object.fromEntries(Object.entries(shares(t.stats)).map(([k, x]) => [k, r3(x)])) })) })),
+      scenarioTasksAtLeast6Steps: { messages: r3(sc.messages), tools: r3(sc.tools), request: r3(sc.request), toolShareOfRequest: r3(sc.toolShareOfRequest) },
+      long: {
+        steps: CFG.longSteps,
+        on: { maxChars: max(on.stats), messages: r3(f.on.messages), request: r3(f.on.request), replayOk: results.long.on.replayOk, outcome: on.outcome },
+        off: { maxChars: max(off.stats), messages: r3(f.off.messages), request: r3(f.off.request), outcome: off.outcome },
+        sizeRatioAtEnd: r3(f.sizeRatioAtEnd),
+      },
+      gates: gates.map((g) => ({ ...g, value: r3(g.value) })),
+      violations,
+    })}`,
+  );
+  return code;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
 );
-const on = summarize('on', withCompaction.stats);
-const off = summarize('off', baseline.stats);
-console.log(
-  `with compaction: max ${kb(on.maxChars)}, last ${kb(on.lastChars)}, cacheable ${fmt(on.cacheableShare * 100, 1)}%, compactions ${on.compactions.join(', ') || 'none'}, replay ${withCompaction.replayOk ? 'ok' : 'DIVERGED'}, ${fmt(withCompaction.ms / 1000, 1)} s\n` +
-    `baseline:        max ${kb(off.maxChars)}, last ${kb(off.lastChars)}, cacheable ${fmt(off.cacheableShare * 100, 1)}%; size ratio at the end ${fmt(on.lastChars / off.lastChars, 3)}`,
-);
-console.log(
-  `BENCH_RESULT ${JSON.stringify({
-    mode: CFG.mode,
-    scenarios: scenarioSummaries.map((x) => ({ ...x, cacheableShare: round(x.cacheableShare, 3), smallModelShare: round(x.smallModelShare, 2) })),
-    scenarioCacheableShareLongTasks: round(pooled(longer), 3),
-    long: {
-      steps: CFG.longSteps,
-      on: { maxChars: on.maxChars, lastChars: on.lastChars, cacheableShare: round(on.cacheableShare, 3), compactions: on.compactions, replayOk: withCompaction.replayOk, outcome: withCompaction.outcome },
-      off: { maxChars: off.maxChars, lastChars: off.lastChars, cacheableShare: round(off.cacheableShare, 3), outcome: baseline.outcome },
-      sizeRatioAtEnd: round(on.lastChars / off.lastChars, 3),
-    },
-  })}`,
-);
-process.exit(0);

@@ -15,20 +15,25 @@ export type StubBody = {
 export const toolCall = (id: string, name: string, args: unknown) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
 
 /**
- * A tiny deterministic "embedding": words map to concept dimensions across languages, so texts
- * about the same thing in different words (or languages) are similar and others are not.
+ * A deterministic stand-in for an embedding model that knows no words: each word's character
+ * trigrams (with word boundaries) are hashed into EMBEDDING_DIMS buckets and counted. Texts that
+ * share pieces of words are close (a compound and its parts, inflections, typos); texts in other
+ * words are not, whatever they mean — it understands nothing, so tests using it show the retrieval
+ * path, not semantics.
  */
-const CONCEPTS: string[][] = [
-  ['bicycle', 'bike', 'cycling', 'fahrrad', 'radrennen', 'velo', '自行车', '单车'],
-  ['poster', 'plakat', 'affiche', '海报'],
-  ['race', 'rennen', 'course', '比赛'],
-  ['bakery', 'bäckerei', 'boulangerie', '面包'],
-  ['brighter', 'heller', 'lumineux', '亮'],
-];
-export function conceptEmbedding(text: string): number[] {
-  const t = text.toLowerCase();
-  const v: number[] = CONCEPTS.map((words) => (words.some((w) => t.includes(w)) ? 1 : 0));
-  v.push(0.05); // never the zero vector
+export const EMBEDDING_DIMS = 256;
+export function trigramEmbedding(text: string): number[] {
+  const v = new Array<number>(EMBEDDING_DIMS + 1).fill(0);
+  const words = text.toLowerCase().normalize('NFKC').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  for (const w of words) {
+    const padded = `#${w}#`;
+    for (let i = 0; i + 3 <= padded.length; i++) {
+      let h = 0x811c9dc5; // FNV-1a
+      for (const ch of padded.slice(i, i + 3)) h = Math.imul(h ^ ch.codePointAt(0)!, 0x01000193) >>> 0;
+      v[h % EMBEDDING_DIMS]! += 1;
+    }
+  }
+  v[EMBEDDING_DIMS] = 0.05; // never the zero vector
   return v;
 }
 
@@ -74,7 +79,7 @@ export async function startOpenAIStub(
           JSON.stringify({
             object: 'list',
             model: body.model,
-            data: input.map((s, index) => ({ object: 'embedding', index, embedding: conceptEmbedding(s) })),
+            data: input.map((s, index) => ({ object: 'embedding', index, embedding: trigramEmbedding(s) })),
             usage: { prompt_tokens: 1, total_tokens: 1 },
           }),
         );

@@ -1,0 +1,107 @@
+// bench:channel's judgement, as pure functions over what the run collected (test/bench-anomaly.test.ts
+// feeds them planted anomalies). Invariants: no append error; the event log is gap-free and without
+// duplicates per task and per workspace; every subscriber, of the app and of the baseline relay,
+// received every event exactly once and in order. Gates: append throughput against bare INSERTs
+// (floors) and publish→receive latency against the relay (ceilings on the ratio of medians).
+import { median, sequenceViolations, range1, type Gate } from '../verdict.ts';
+
+export type ThroughputRound = { baselinePerSec: number; samePerSec: number; multiPerSec: number; sameErrors: number; multiErrors: number };
+export type ThroughputCase = { concurrency: number; rounds: ThroughputRound[] };
+
+/** Counts over the log, per task (seq) and per workspace (position). */
+export type LogCount = { scope: 'task' | 'workspace'; id: string; events: number; distinct: number; max: number };
+
+export type PathStats = { p50: number; p99: number; samples: number; expected: number };
+export type LatencyRound = { round: number; order: 'app-first' | 'base-first'; app: PathStats; base: PathStats };
+export type LatencyCase = {
+  subscribers: number;
+  eventsPerRound: number;
+  rounds: LatencyRound[];
+  /** Per subscriber, the seqs of taskEvents in arrival order (expected: 1..appLast). */
+  appReceived: number[][];
+  appLast: number;
+  /** Per subscriber, the ids of the relay's messages in arrival order (expected: 1..baseLast). */
+  baseReceived: number[][];
+  baseLast: number;
+  errors: string[];
+};
+
+export type ChannelResults = { throughput: ThroughputCase[]; log: LogCount[]; latency: LatencyCase[] };
+
+/** Floors for append throughput (events/s ÷ bare INSERT rows/s, medians of interleaved rounds). */
+export const THROUGHPUT_FLOORS: Record<number, number> = { 1: 0.05, 8: 0.02, 20: 0.01 };
+/**
+ * Ceilings for app latency ÷ relay latency (median over rounds of each round's p50), per number of
+ * subscribers. At 100 subscribers of one task the server runs the subscription's GraphQL for each of
+ * them for every event (10,000 deliveries/s at 100 events/s) and queues; the relay writes raw bytes.
+ */
+export const LATENCY_P50_CEILINGS: Record<number, number> = { 1: 40, 10: 40, 100: 150 };
+const ceilingFor = (n: number) => LATENCY_P50_CEILINGS[n] ?? 150;
+
+export function throughputFigures(c: ThroughputCase) {
+  const base = median(c.rounds.map((r) => r.baselinePerSec));
+  const same = median(c.rounds.map((r) => r.samePerSec));
+  const multi = median(c.rounds.map((r) => r.multiPerSec));
+  return { base, same, multi, sameRatio: same / base, multiRatio: multi / base };
+}
+
+export function latencyFigures(c: LatencyCase) {
+  const appP50 = median(c.rounds.map((r) => r.app.p50));
+  const appP99 = median(c.rounds.map((r) => r.app.p99));
+  const baseP50 = median(c.rounds.map((r) => r.base.p50));
+  const baseP99 = median(c.rounds.map((r) => r.base.p99));
+  return { appP50, appP99, baseP50, baseP99, ratioP50: appP50 / baseP50, ratioP99: appP99 / baseP99 };
+}
+
+export function checkChannel(r: ChannelResults): string[] {
+  const v: string[] = [];
+  for (const c of r.throughput) {
+    const errors = c.rounds.reduce((n, x) => n + x.sameErrors + x.multiErrors, 0);
+    if (errors) v.push(`throughput c=${c.concurrency}: ${errors} appends failed`);
+  }
+  for (const l of r.log) {
+    if (l.events !== l.distinct) v.push(`${l.scope} ${l.id}: ${l.events - l.distinct} duplicated ${l.scope === 'task' ? 'seqs' : 'positions'}`);
+    if (l.distinct !== l.max) v.push(`${l.scope} ${l.id}: ${l.distinct} distinct ${l.scope === 'task' ? 'seqs' : 'positions'} up to ${l.max} (gap)`);
+  }
+  for (const c of r.latency) {
+    for (const e of c.errors) v.push(`latency N=${c.subscribers}: ${e}`);
+    if (c.appReceived.length !== c.subscribers) v.push(`latency N=${c.subscribers}: ${c.appReceived.length} app subscribers reported`);
+    if (c.baseReceived.length !== c.subscribers) v.push(`latency N=${c.subscribers}: ${c.baseReceived.length} relay subscribers reported`);
+    const appWant = range1(c.appLast);
+    const baseWant = range1(c.baseLast);
+    c.appReceived.forEach((seqs, k) => v.push(...sequenceViolations(`latency N=${c.subscribers} app subscriber ${k}`, seqs, appWant)));
+    c.baseReceived.forEach((ids, k) => v.push(...sequenceViolations(`latency N=${c.subscribers} relay subscriber ${k}`, ids, baseWant)));
+    for (const round of c.rounds) {
+      for (const [path, s] of [['app', round.app], ['relay', round.base]] as const) {
+        if (s.samples !== s.expected) v.push(`latency N=${c.subscribers} round ${round.round}: ${path} measured ${s.samples} of ${s.expected} deliveries`);
+      }
+    }
+  }
+  return v;
+}
+
+export function channelGates(r: ChannelResults): Gate[] {
+  const gates: Gate[] = [];
+  for (const c of r.throughput) {
+    const f = throughputFigures(c);
+    const floor = THROUGHPUT_FLOORS[c.concurrency] ?? 0.01;
+    gates.push({ name: `append throughput c=${c.concurrency}, same workspace ÷ bare INSERT`, value: f.sameRatio, min: floor });
+    gates.push({ name: `append throughput c=${c.concurrency}, one workspace per writer ÷ bare INSERT`, value: f.multiRatio, min: floor });
+  }
+  for (const c of r.latency) {
+    gates.push({ name: `publish→receive p50, N=${c.subscribers}: app ÷ relay`, value: latencyFigures(c).ratioP50, max: ceilingFor(c.subscribers) });
+  }
+  return gates;
+}
+
+/** Plants one anomaly into collected results (ATELIER_BENCH_PLANT; the checker must report it). */
+export function plantChannel(r: ChannelResults, kind: string): ChannelResults {
+  const copy = structuredClone(r);
+  const c = copy.latency[0];
+  if (kind === 'duplicate' && c?.appReceived[0]?.length) c.appReceived[0].splice(1, 0, c.appReceived[0][0]!);
+  else if (kind === 'gap' && c?.appReceived[0]?.length) c.appReceived[0].splice(1, 1);
+  else if (kind === 'log-gap' && copy.log[0]) copy.log[0].max += 1;
+  else if (kind === 'slow' && c) for (const x of c.rounds) x.app.p50 = x.base.p50 * (ceilingFor(c.subscribers) + 1);
+  else throw new Error(`bench:channel cannot plant "${kind}" (duplicate, gap, log-gap, slow)`);
+  return copy;
+}
