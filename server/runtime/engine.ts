@@ -79,6 +79,14 @@ export async function runTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOpti
       await stopTurn(rt, claim, `task ${stopped.status}`);
       return { outcome: 'stopped', generation: claim.generation };
     }
+    if (isTransient(e) && claim.generation < MAX_TRANSIENT_ATTEMPTS) {
+      // The database (or its pool) failed for a moment: that is not the task's failure. The turn is
+      // left to its lease (released now when possible) and taken over from its journal, like after
+      // a crash; after MAX_TRANSIENT_ATTEMPTS generations it fails like any other error.
+      rt.log.warn('turn interrupted by a transient error; it will be taken over', { turnId, generation: claim.generation, error: errorMessage(e) });
+      await releaseLease(rt, claim).catch(() => {});
+      return { outcome: 'lease-lost', generation: claim.generation };
+    }
     rt.log.error('turn failed', { turnId, error: errorMessage(e) });
     try {
       await endTurn(rt, claim, 'fail', `The worker hit an unexpected error: ${errorMessage(e).slice(0, 300)}`);
@@ -89,6 +97,25 @@ export async function runTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOpti
   } finally {
     if (renewal) clearInterval(renewal);
   }
+}
+
+const MAX_TRANSIENT_ATTEMPTS = 8;
+const TRANSIENT_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2034', '40001', '40P01', '57P01', '08006', '08003']);
+
+/** Errors of the infrastructure, not of the work: a retry (a takeover) may well succeed. */
+export function isTransient(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return true;
+  return /connection pool|Can't reach database|Connection terminated|ECONNRESET|ECONNREFUSED|timeout exceeded when trying to connect|server closed the connection|terminating connection/i.test(errorMessage(e));
+}
+
+/** Lets the watchdog hand the turn over at once instead of after the lease runs out. */
+async function releaseLease(rt: RuntimeDeps, claim: Claim): Promise<void> {
+  await rt.prisma.$executeRawUnsafe(
+    `UPDATE turns SET lease_expires_at = now() WHERE id = $1::uuid AND generation = $2 AND status = 'RUNNING'`,
+    claim.turnId,
+    claim.generation,
+  );
 }
 
 /**
