@@ -126,6 +126,27 @@ describe('the offline router', () => {
     assert.ok(made.task);
   });
 
+  test('a card answered with its button (the label as text) routes the request the card asked about', async () => {
+    await makeTask('Harbour festival banner north', 'RUNNING');
+    await makeTask('Harbour festival banner south', 'RUNNING');
+    const ask = await sendOk('a harbour festival banner for the east pier');
+    assert.equal(ask.route.outcome, 'CLARIFY', ask.route.reason);
+    const create = ask.card!.options.find((o) => o.action === 'create')!;
+    const made = await sendOk(create.label, { cardAction: { cardId: ask.card!.id, optionId: create.id } });
+    const task = await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: fromGlobalId(made.task!.id).id } });
+    assert.deepEqual([task.title, task.goal], ['a harbour festival banner for the east pier', 'a harbour festival banner for the east pier'], 'the request, not "Start a new task"');
+    const inbox = await t.app.deps.prisma.inboxItem.findMany({ where: { taskId: task.id } });
+    assert.deepEqual(inbox.map((i) => i.text), ['a harbour festival banner for the east pier']);
+    // "Continue …" delivers the request to the task picked.
+    const again = await sendOk('a harbour festival banner for the west pier');
+    const cont = again.card?.options.find((o) => o.action === 'continue');
+    if (cont) {
+      const picked = await sendOk(cont.label, { cardAction: { cardId: again.card!.id, optionId: cont.id } });
+      const items = await t.app.deps.prisma.inboxItem.findMany({ where: { taskId: fromGlobalId(picked.task!.id).id }, orderBy: { createdAt: 'asc' } });
+      assert.equal(items.at(-1)?.text, 'a harbour festival banner for the west pier');
+    }
+  });
+
   test('the router input does not grow with the number of tasks (1,000 tasks)', async () => {
     const big = await t.app.deps.prisma.workspace.create({ data: { name: 'Big', slug: 'big' } });
     await t.app.deps.prisma.membership.create({ data: { workspaceId: big.id, userId: t.a.ownerId, role: 'OWNER' } });

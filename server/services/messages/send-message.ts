@@ -55,6 +55,10 @@ export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeo
   if (existing) return existing;
 
   const routed = await routeMessage(deps, viewer, { ...input, threadId: thread.id });
+  // A card answer is a button press about an earlier message: what it routes (a new task, or a
+  // delivery to the task picked) is that message's request, not the answer's own text — usually
+  // the option's label, "Start a new task", which would otherwise become the task.
+  const request = routed.card ? await askedRequest(deps, routed.card.id, input.text) : input.text;
   const detected = detectLanguage(input.text);
   try {
     const { value } = await transactWithEvents(deps, async (tx, emit) => {
@@ -79,7 +83,7 @@ export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeo
           data: { status: 'RESOLVED', choice: input.cardAction!.optionId, resolvedAt: new Date() },
         });
       }
-      const effect = await applyDecision(deps, tx, emit, viewer, { ...input, threadId: thread.id, messageId: message.id }, routed.decision);
+      const effect = await applyDecision(deps, tx, emit, viewer, { ...input, text: request, threadId: thread.id, messageId: message.id }, routed.decision);
       const decision = await tx.routeDecision.create({
         data: {
           messageId: message.id,
@@ -116,6 +120,15 @@ export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeo
     }
     throw e;
   }
+}
+
+/** The request a card asked about; words typed with the answer (besides a label) go along. */
+async function askedRequest(deps: Deps, cardId: string, answer: string): Promise<string> {
+  const card = await deps.prisma.card.findUnique({ where: { id: cardId }, select: { messageId: true, options: true } });
+  const asked = card ? await deps.prisma.message.findUnique({ where: { id: card.messageId }, select: { text: true } }) : null;
+  if (!card || !asked) return answer;
+  const labels = ((card.options ?? []) as { label?: string }[]).map((o) => o.label);
+  return answer === asked.text || labels.includes(answer) ? asked.text : `${asked.text}\n\n${answer}`;
 }
 
 async function findSent(deps: Deps, threadId: string, key: string): Promise<SendMessageResult | null> {
