@@ -65,7 +65,7 @@ const EnvSchema = z.object({
   ATELIER_MAX_STEPS_PER_TURN: z.coerce.number().int().min(1).max(200).default(12),
   ATELIER_MAX_TURNS_PER_TASK: z.coerce.number().int().min(1).max(1000).default(25),
   ATELIER_MAX_IDLE_TURNS: z.coerce.number().int().min(1).max(100).default(2),
-  /** Context compaction starts above this many characters of request (issue 9). */
+  /** Context compaction starts above this many characters of request. */
   ATELIER_CONTEXT_COMPACT_AT_CHARS: z.coerce.number().int().min(2000).default(40_000),
   ATELIER_CONTEXT_KEEP_RECENT_STEPS: z.coerce.number().int().min(1).max(100).default(6),
   /** Model prices, JSON: { "<model>": { inputPerMTok, cachedInputPerMTok, outputPerMTok } } in cents. */

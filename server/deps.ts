@@ -25,8 +25,8 @@ export type Deps = {
   embedder: Embedder | null;
   /** Generation jobs: provider, callbacks, waking. */
   jobs: JobDeps;
-  /** Long-term memory: extraction and the worker's memory context (issue 8). */
+  /** Long-term memory: extraction and the worker's memory context. */
   memory: MemoryDeps & { context: MemoryWorkerContext };
-  /** Live workspace object changes (shared workspace, issue 7). */
+  /** Live workspace object changes (shared workspace). */
   objectFeed: ObjectFeed;
 };

@@ -1,4 +1,4 @@
-// Context engineering (issue 9): prefix stability, compaction order and reversibility, tool sets
+// Context engineering: prefix stability, compaction order and reversibility, tool sets
 // switched at segment boundaries only, the routing rule, cost, and spans without personal text.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -44,7 +44,7 @@ test('a task runs on ChatOpenAI over HTTP: tools out as JSON schema, tool messag
   assert.equal(requests[0]!.model, 'stub-worker');
   const names = requests[0]!.tools!.map((x) => x.function.name).sort();
   // Core tools plus the domain the task's words name ("poster" → image); the other domains are
-  // hidden until the plan needs them (issue 9, tools/tool-phase.ts).
+  // hidden until the plan needs them (tools/tool-phase.ts).
   assert.deepEqual(names, [
     'add_note',
     'ask_user',

@@ -1,4 +1,4 @@
-// Context compaction (issue 9), pure. Three stages, tried in this order and each only when the
+// Context compaction, pure. Three stages, tried in this order and each only when the
 // assembled request is over the size threshold:
 //   1. large tool outputs in older steps → a short preview + a reference (the original stays in the
 //      journal and is read back, paged, with the core tool read_result);

@@ -1,4 +1,4 @@
-// The engine's context work before a model call (issue 9): compaction at the size threshold, in
+// The engine's context work before a model call: compaction at the size threshold, in
 // stage order, each decision persisted before the request that applies it; and the inputs of the
 // model-routing rule. The decisions themselves are pure (compaction.ts, models/routing-rule.ts).
 import { AIMessage, HumanMessage } from '@langchain/core/messages';

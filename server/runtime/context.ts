@@ -43,7 +43,7 @@ export type TaskDynamics = {
 /** Stable per task: what the platform can do, and the guides relevant to the task's words. */
 export type TaskKnowledge = {
   capabilities: string | null;
-  /** Long-term memory (issue 8): profile and relevant memories with citations, if any. */
+  /** Long-term memory: profile and relevant memories with citations, if any. */
   memorySection?: string | null;
 };
 
@@ -280,7 +280,7 @@ export async function loadContextInputs(
   // The tail (checklist, budget, approvals, jobs) comes from the event fold, at a seq the request
   // records: replay folds to the same seq and renders the same tail.
   const { state } = await loadTaskState(prisma, taskId);
-  // ---- Long-term memory (issue 8) ----
+  // ---- Long-term memory ----
   // The memory section for this step, and what forgetting withholds: replies that relied on
   // forgotten memory and messages revoked as evidence (their tool calls stay, so the transcript
   // stays well-formed). Without memory nothing changes.

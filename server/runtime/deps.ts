@@ -35,7 +35,7 @@ export type RuntimeDeps = {
   options: RuntimeOptions;
   /** What the platform can do (for plans and the worker's context). */
   capabilities?: Capabilities;
-  /** Long-term memory for worker contexts (issue 8); absent: no memory section. */
+  /** Long-term memory for worker contexts; absent: no memory section. */
   memory?: WorkerMemory;
 };
 

@@ -136,7 +136,7 @@ export async function commitStep(
     request: unknown;
     model: string;
     usage: unknown;
-    /** Which model role answered and why, the tool-set decision and the context size (issue 9). */
+    /** Which model role answered and why, the tool-set decision and the context size. */
     routing?: unknown;
     costCents?: number;
     consumedInboxIds: string[];

@@ -29,7 +29,7 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
 
   // The task brief as it was when each step was decided: fold the events up to that step's STEP_DECIDED.
   const briefAt: TaskState[] = [];
-  // The tail of a request that recorded its fold seq (issue 9) is rebuilt from the fold at that seq.
+  // The tail of a request that recorded its fold seq is rebuilt from the fold at that seq.
   const wantedSeqs = new Set(steps.map((s) => (s.request as { stateSeq?: number } | null)?.stateSeq).filter((x): x is number => typeof x === 'number'));
   const foldAt = new Map<number, TaskState>();
   let state = initialTaskState();

@@ -24,7 +24,7 @@ export type TaskState = {
   signals: number;
   /** The execution checklist as of the last CHECKLIST_UPDATED event. */
   checklist?: { version: number; items: ChecklistItem[] } | null;
-  /** Approvals requested for this task and not yet resolved (issue 9: the context's task-state tail). */
+  /** Approvals requested for this task and not yet resolved (the context's task-state tail). */
   approvalsPending?: Record<string, { title: string; quoteCents: number | null }>;
   /** Generation jobs submitted for this task and not yet final. */
   jobsWaiting?: string[];

@@ -1,4 +1,4 @@
-// Tracing (issue 9): a span for every model call, tool call, approval resolution and routing
+// Tracing: a span for every model call, tool call, approval resolution and routing
 // decision. Off by default and then free: with no tracer installed `traced` calls the function with
 // a shared no-op span (no allocation of attributes beyond the literal, no clock reads by us).
 // With OTEL_EXPORTER_OTLP_ENDPOINT set, spans go to that OTLP/HTTP endpoint (installOtlpTracer).

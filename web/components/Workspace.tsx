@@ -1,7 +1,7 @@
 'use client';
 // Workspace objects: gallery with versions and provenance, a document editor and a flow view that
 // save with their base version and show a conflict (reload or merge) instead of overwriting.
-// Built against the objects API described for issue 7 (see lib/pending/objects.pending.ts).
+// Built against the objects API for shared workspace objects (see lib/pending/objects.pending.ts).
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, describeError, newKey, request } from '../lib/client';
 import { useBusVersion } from '../lib/bus';

@@ -1,4 +1,4 @@
-// Long-term memory (issue 8): correcting a memory, and asking to forget one (or a source). Forgetting
+// Long-term memory: correcting a memory, and asking to forget one (or a source). Forgetting
 // is irreversible: these return the pending IRREVERSIBLE approval; resolveApproval performs it.
 import type { Approval } from '../../db/generated/client.ts';
 import { correctMemory, type CorrectMemoryResult } from '../../services/memory/correct-memory.ts';

@@ -1,4 +1,4 @@
-// Cost accounting in the API (issue 9): Task.cost and Workspace.costSummary, from the journal's
+// Cost accounting in the API: Task.cost and Workspace.costSummary, from the journal's
 // per-call costs and the generation ledger (services/costs/task-cost.ts).
 import { taskCost, workspaceCostSummary, type TaskCost } from '../../services/costs/task-cost.ts';
 import { builder } from '../builder.ts';

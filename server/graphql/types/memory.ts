@@ -1,4 +1,4 @@
-// Long-term memory (issue 8): browsing memories with provenance and history, the profile, and what
+// Long-term memory: browsing memories with provenance and history, the profile, and what
 // a memory was used for. Corrections and forgetting are in ../mutations/memory-mutations.ts.
 import type { ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import type { MemoryEvidence } from '../../db/generated/client.ts';

@@ -1,4 +1,4 @@
-// Model prices (issue 9): a configurable table in US cents per million tokens. A model call's cost
+// Model prices: a configurable table in US cents per million tokens. A model call's cost
 // is computed from the usage the provider reported: cached input tokens (the provider's prompt
 // cache, usage_metadata.input_token_details.cache_read) at the cached rate, the rest of the input
 // at the input rate, output at the output rate. Pure.

@@ -1,4 +1,4 @@
-// Which model answers a call (issue 9), by an explicit rule, pure. The small ("router") model takes
+// Which model answers a call, by an explicit rule, pure. The small ("router") model takes
 // routine work — routing, extraction, summaries, and worker steps that just carry on with a plan
 // that is going well; the larger ("worker") model takes uncertainty and high stakes: planning, a
 // paid action waiting, a tool that failed or whose outcome is unknown, a user correction. When in

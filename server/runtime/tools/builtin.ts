@@ -52,7 +52,7 @@ export const completeTask = defineTool({
 });
 
 /**
- * Reads back, paged, the original output of an earlier call of this task (issue 9): compaction
+ * Reads back, paged, the original output of an earlier call of this task: compaction
  * shows large outputs as a preview plus a reference, and this is the way back to the full text.
  * Scoped to the calling task's own journal.
  */

@@ -1,4 +1,4 @@
-// Which tools the model sees (issue 9), pure. Core tools are always visible; domain tool sets
+// Which tools the model sees, pure. Core tools are always visible; domain tool sets
 // (image/video/audio/3d generation, documents, flows, memory) follow the task's phase: the kinds of
 // its open checklist steps and the words of its title and goal. The visible set is part of the
 // request prefix (providers cache tool definitions with it), so it changes only at a segment

@@ -23,13 +23,13 @@ export type ApprovedActionContext = {
 export type ApprovedActionHandler = (action: Record<string, unknown>, ctx: ApprovedActionContext) => Promise<Record<string, unknown>>;
 
 /**
- * One entry per irreversible action type. Each domain adds its handler here (issue 7: objects,
- * issue 8: memory); keep the handlers in their domain's service folder.
+ * One entry per irreversible action type. Each domain adds its handler here (objects,
+ * memory); keep the handlers in their domain's service folder.
  */
 export const approvedActionHandlers: Record<string, ApprovedActionHandler> = {
-  // Long-term memory (issue 8): forgetting a source or a memory, with everything derived from it.
+  // Long-term memory: forgetting a source or a memory, with everything derived from it.
   FORGET_EVIDENCE: forgetEvidenceHandler,
   FORGET_MEMORY: forgetMemoryHandler,
-  /** Soft-deletes a workspace object (issue 7). */
+  /** Soft-deletes a workspace object. */
   DELETE_OBJECT: (action, ctx) => deleteObjectOnApproval(action, ctx),
 };

@@ -1,4 +1,4 @@
-// Cost accounting (issue 9): what a task cost, from persisted rows only. Model calls: every step's
+// Cost accounting: what a task cost, from persisted rows only. Model calls: every step's
 // costCents (each step row is one model call; failed and retried work is in the journal too, since
 // a retried step is a new step) plus the model-written compaction summaries. Generations: the
 // ledger's charges for the task (holds released on failure cost nothing).

@@ -97,7 +97,7 @@ export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeo
         },
       });
       if (effect.taskId) await tx.message.update({ where: { id: message.id }, data: { taskId: effect.taskId, inboxItemId: effect.inboxItemId } });
-      // Long-term memory (issue 8): the message becomes evidence and its extraction is enqueued
+      // Long-term memory: the message becomes evidence and its extraction is enqueued
       // (pg-boss, same transaction: a committed message always has its extraction job).
       await enqueueMemoryExtraction(tx, deps.scheduler, { ...message, taskId: effect.taskId ?? message.taskId });
       return {

@@ -1,4 +1,4 @@
-// Workspace objects (issue 7): hand-written documents against schema.graphql, mapped to the view's
+// Workspace objects: hand-written documents against schema.graphql, mapped to the view's
 // shape (toView). TODO: move into lib/documents.ts (codegen-typed) and drop the hand-written types.
 export type ObjectKind = 'IMAGE' | 'VIDEO' | 'AUDIO' | 'MODEL_3D' | 'DOCUMENT' | 'COLLECTION' | 'FLOW';
 export type ObjectFile = { name: string; mime: string; width?: number | null; height?: number | null };
