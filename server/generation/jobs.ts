@@ -279,9 +279,10 @@ export async function reconcileJobs(
     where: { provider: provider.name, status: 'SUBMITTING', createdAt: { lt: new Date(Date.now() - (opts.submittingMs ?? opts.silentMs)) } },
     take: 200,
   });
+  const unwanted = new Set((await unwantedJobs(deps, { status: 'SUBMITTING' })).map((j) => j.id));
   let resubmitted = 0;
   for (const j of stuck) {
-    if (await unwanted(deps, j)) continue; // cancelled below
+    if (unwanted.has(j.id)) continue; // cancelled below
     if (j.createdAt.getTime() < Date.now() - SUBMIT_GIVE_UP_MS) {
       // The provider has been unreachable for this order for too long: fail it (the hold is
       // released) so the task can go on or report it, instead of waiting forever.
@@ -315,40 +316,46 @@ export async function reconcileJobs(
 /** An order the provider never received is failed after this long (its hold released). */
 const SUBMIT_GIVE_UP_MS = 30 * 60_000;
 
-type JobLike = { id: string; taskId: string | null; status: string; params: unknown };
+type UnwantedJob = { id: string; task_id: string; status: string; upstream_job_id: string | null; idempotency_key: string };
 
 /**
- * A job nobody wants any more: its task was cancelled (or failed, or ran over its budget), or the
- * checklist step it was ordered for was re-opened in a later round or removed (a change of direction).
+ * Live jobs nobody wants any more, in one statement: their task was cancelled (or failed, or ran over
+ * its budget), or the checklist step they were ordered for was re-opened in a later round or removed
+ * (a change of direction). Invariant it serves: no money stays held for work nobody will use.
  */
-async function unwanted(deps: Pick<JobDeps, 'prisma'>, job: JobLike): Promise<boolean> {
-  if (!job.taskId) return false;
-  const task = await deps.prisma.task.findUnique({ where: { id: job.taskId }, select: { status: true, checklistVersion: true } });
-  if (!task) return true;
-  if (task.status === 'CANCELLED' || task.status === 'FAILED' || task.status === 'BUDGET_EXCEEDED') return true;
-  const params = (job.params ?? {}) as { checklistItemId?: string; checklistRound?: number };
-  if (!params.checklistItemId || !task.checklistVersion) return false;
-  const row = await deps.prisma.taskChecklist.findUnique({ where: { taskId_version: { taskId: job.taskId, version: task.checklistVersion } }, select: { items: true } });
-  const item = ((row?.items ?? []) as { id: string; round?: number }[]).find((i) => i.id === params.checklistItemId);
-  return !item || (item.round ?? 0) > (params.checklistRound ?? 0);
+async function unwantedJobs(deps: Pick<JobDeps, 'prisma' | 'provider'>, where: { taskId?: string; status?: string } = {}): Promise<UnwantedJob[]> {
+  return deps.prisma.$queryRawUnsafe<UnwantedJob[]>(
+    `SELECT j.id, j.task_id, j.status, j.upstream_job_id, j.idempotency_key
+       FROM generation_jobs j
+       JOIN tasks k ON k.id = j.task_id
+       LEFT JOIN task_checklists c ON c.task_id = k.id AND c.version = k.checklist_version
+      WHERE j.provider = $1
+        AND j.status IN ('SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN')
+        AND ($2::uuid IS NULL OR j.task_id = $2::uuid)
+        AND ($3::text IS NULL OR j.status::text = $3)
+        AND (k.status IN ('CANCELLED', 'FAILED', 'BUDGET_EXCEEDED')
+             OR (j.params ? 'checklistItemId' AND c.items IS NOT NULL AND NOT EXISTS (
+                   SELECT 1 FROM jsonb_array_elements(c.items) it
+                    WHERE it->>'id' = j.params->>'checklistItemId'
+                      AND COALESCE((it->>'round')::int, 0) <= COALESCE((j.params->>'checklistRound')::int, 0))))
+      LIMIT 200`,
+    deps.provider.name,
+    where.taskId ?? null,
+    where.status ?? null,
+  );
 }
 
 /**
- * Cancels upstream every live job nobody wants any more (see `unwanted`), and settles it by the
+ * Cancels upstream every live job nobody wants any more (see `unwantedJobs`), and settles it by the
  * provider's answer: released when nothing was made, charged when the result already exists (it is
  * kept as an object and recorded; it never revives the task). An order the provider never got is
  * cancelled here and its hold released. Safe to repeat: `applyUpdate` only moves a job forward.
  */
 export async function cancelUnwantedJobs(deps: JobDeps, where: { taskId?: string } = {}): Promise<number> {
-  const { prisma, provider } = deps;
-  const live = await prisma.generationJob.findMany({
-    where: { provider: provider.name, status: { in: ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'] }, taskId: where.taskId ?? { not: null } },
-    select: { id: true, taskId: true, status: true, params: true, upstreamJobId: true, idempotencyKey: true },
-    take: 200,
-  });
+  const { provider } = deps;
   let cancelled = 0;
-  for (const j of live) {
-    if (!(await unwanted(deps, j))) continue;
+  for (const u of await unwantedJobs(deps, where)) {
+    const j = { id: u.id, taskId: u.task_id, status: u.status, upstreamJobId: u.upstream_job_id, idempotencyKey: u.idempotency_key };
     try {
       const upstream = j.upstreamJobId ?? (provider.lookup ? (await provider.lookup(j.idempotencyKey))?.upstreamJobId : undefined);
       if (!upstream) {
