@@ -73,16 +73,17 @@ describe('job lifecycle', () => {
     assert.equal(files[0]!.mime, 'image/png');
     assert.deepEqual([...readFileSync(files[0]!.path).subarray(1, 4)], [0x50, 0x4e, 0x47]);
     const events = await jobEvents(task.id);
-    // Two real progress changes (10%, 60%) and the end; 14 callbacks in all. On a loaded machine the
-    // two progress callbacks may be applied in either order, and the later one then changes nothing:
+    // Progress changes and the end, each callback duplicated and stale ones re-sent late. On a loaded
+    // machine callbacks may be applied in any order, and one that does not raise progress changes nothing:
     // what must hold is one event per real change — progress strictly rising, nothing after the end.
     const types = events.map((e) => e.type);
     assert.equal(types[0], 'JOB_SUBMITTED');
     assert.equal(types.at(-1), 'JOB_SUCCEEDED');
     assert.equal(types.filter((x) => x === 'JOB_SUCCEEDED').length, 1, 'one final event');
     const progress = events.filter((e) => e.type === 'JOB_PROGRESS').map((e) => (e.payload as { progress: number }).progress);
-    assert.ok(progress.length >= 1 && progress.length <= 2, `duplicates and late callbacks emitted nothing: ${types.join(',')}`);
-    assert.deepEqual(progress, [...new Set(progress)].sort((x, y) => x - y), 'progress only rises');
+    // A duplicate or a stale callback would repeat or lower a value: every event must raise it.
+    assert.ok(progress.length >= 1, `progress was reported: ${types.join(',')}`);
+    assert.deepEqual(progress, [...new Set(progress)].sort((x, y) => x - y), `each progress event is a real rise: ${progress.join(',')}`);
   });
 
   test('callbacks that beat submit()\'s answer are matched by the idempotency key: nothing is dropped, the stream stays in order', async () => {
