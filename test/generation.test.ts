@@ -64,7 +64,7 @@ describe('job lifecycle', () => {
   test('duplicate and out-of-order callbacks: one final state, no regression, one event per real change', async () => {
     const { deps, stop, task } = await setup({ duplicateCallbackRate: 1, outOfOrderRate: 1 });
     const job = await submitGeneration(deps, { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE', prompt: 'lighthouse at dusk', params: {}, idempotencyKey: 'k-dup' });
-    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).callbacks >= 7, 'all callbacks delivered', 10_000);
+    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).callbacks >= 7, 'all callbacks delivered', 60_000);
     stop();
     const row = await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } });
     assert.equal(row.status, 'SUCCEEDED');
@@ -90,7 +90,7 @@ describe('job lifecycle', () => {
     // 0 ms latency: every callback fires before the upstream id is persisted.
     const { deps, stop, task } = await setup({ latencyMs: { IMAGE: 0 } });
     const job = await submitGeneration(deps, { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE', prompt: 'fast lane', params: {}, idempotencyKey: 'k-fast' });
-    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).status === 'SUCCEEDED', 'completed without polling', 10_000);
+    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).status === 'SUCCEEDED', 'completed without polling', 60_000);
     stop();
     const row = await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } });
     assert.ok(row.upstreamJobId, 'the upstream id is attached');
@@ -103,9 +103,9 @@ describe('job lifecycle', () => {
   test('a lost completion callback is recovered by polling', async () => {
     const { deps, stop, task } = await setup({ missingCallbackRate: 1 });
     const job = await submitGeneration(deps, { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE', prompt: 'quiet harbour', params: {}, idempotencyKey: 'k-lost' });
-    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).progress >= 0.6, 'progress callbacks', 10_000);
+    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).progress >= 0.6, 'progress callbacks', 60_000);
     // The final callback never comes; wait until the provider has finished, then reconcile.
-    await eventually(async () => (await deps.provider.status(job.upstreamJobId!)).status === 'SUCCEEDED', 'provider done', 10_000);
+    await eventually(async () => (await deps.provider.status(job.upstreamJobId!)).status === 'SUCCEEDED', 'provider done', 60_000);
     assert.equal((await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).status, 'RUNNING');
     const r = await reconcileJobs(deps, { silentMs: 0 });
     assert.ok(r.polled >= 1);
@@ -146,8 +146,8 @@ describe('job lifecycle', () => {
     const { deps, stop, task } = await setup({ duplicateCallbackRate: 1 });
     const job = await submitGeneration(deps, { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'VIDEO', prompt: 'waves', params: {}, idempotencyKey: 'k-paid' });
     assert.equal(job.quoteCents, SimulatedProvider.PRICES.VIDEO);
-    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).status === 'SUCCEEDED', 'done', 15_000);
-    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).callbacks >= 6, 'duplicates delivered', 10_000);
+    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).status === 'SUCCEEDED', 'done', 60_000);
+    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).callbacks >= 6, 'duplicates delivered', 60_000);
     stop();
     const entries = await t.app.deps.prisma.ledgerEntry.findMany({ where: { jobId: job.id }, orderBy: { createdAt: 'asc' } });
     assert.deepEqual(entries.map((e) => [e.kind, e.amountCents]), [['HOLD', 40], ['CHARGE', 40]]);
@@ -157,7 +157,7 @@ describe('job lifecycle', () => {
   test('ledger: a failed job is refunded by rule (the hold is released, nothing charged)', async () => {
     const { deps, stop, task } = await setup({ failureRate: 1 });
     const job = await submitGeneration(deps, { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE', prompt: 'fails', params: {}, idempotencyKey: 'k-fail' });
-    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).status === 'FAILED', 'failed', 15_000);
+    await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).status === 'FAILED', 'failed', 60_000);
     stop();
     assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 4, chargedCents: 0, releasedCents: 4, outstandingCents: 0 });
     await assert.rejects(t.app.deps.prisma.$executeRawUnsafe(`UPDATE ledger_entries SET amount_cents = 0 WHERE job_id = $1::uuid`, job.id), /append-only/);
