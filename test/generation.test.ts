@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { applyUpdate, ledgerSummary, listenToProvider, reconcileJobs, submitGeneration, type JobDeps } from '../server/generation/jobs.ts';
 import { renderImage, SimulatedProvider, type SimulatedOptions } from '../server/generation/simulated.ts';
+import { SimulationEngine } from '../server/generation/simulation.ts';
+import type { ProviderUpdate } from '../server/generation/types.ts';
 import { advance } from '../server/generation/status.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { eventually } from './helpers/produce.ts';
@@ -31,6 +33,31 @@ describe('simulated provider files', () => {
     assert.equal(a.readUInt32BE(20), 256);
     assert.deepEqual(renderImage('a red fox in the snow'), a);
     assert.notDeepEqual(renderImage('a blue whale'), a);
+  });
+});
+
+describe('simulated provider timeline', () => {
+  test('the final callback says the job ended, even when a timer fires before the wall clock reaches the end', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atelier-sim-'));
+    const realNow = Date.now;
+    const updates: ProviderUpdate[] = [];
+    let finished!: () => void;
+    const done = new Promise<void>((r) => (finished = r));
+    const engine = new SimulationEngine({ filesDir: dir, latencyMs: { IMAGE: 60 }, failureRate: 1, emit: (u) => { updates.push(u); if (updates.length === 3) finished(); } });
+    try {
+      const { job } = engine.submit({ kind: 'IMAGE', prompt: 'clock skew', params: {}, idempotencyKey: 'skew' });
+      engine.arm(job);
+      // Timers run on a monotonic clock; the wall clock may read a little earlier when they fire.
+      Date.now = () => realNow() - 10;
+      const keepAlive = setInterval(() => {}, 1000); // the engine's timers do not hold the process open
+      await done;
+      clearInterval(keepAlive);
+    } finally {
+      Date.now = realNow;
+      engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    assert.deepEqual(updates.map((u) => u.status), ['RUNNING', 'RUNNING', 'FAILED']);
   });
 });
 

@@ -263,7 +263,10 @@ export class SimulationEngine {
       if (step.skip) continue;
       const isFinal = step.at === 1;
       const at = job.created + job.latency * step.at;
-      const make = () => (isFinal ? this.status(job) : ({ upstreamJobId: job.id, status: 'RUNNING', progress: step.at === 0.2 ? 0.1 : 0.6 } as ProviderUpdate));
+      // The final callback reports the end whatever the clock says: a timer may fire a millisecond
+      // before Date.now() reaches the end (timers run on a monotonic clock), and a final callback that
+      // read RUNNING would leave the job to polling.
+      const make = () => (isFinal ? this.status(job, Math.max(Date.now(), job.created + job.latency)) : ({ upstreamJobId: job.id, status: 'RUNNING', progress: step.at === 0.2 ? 0.1 : 0.6 } as ProviderUpdate));
       if (at < now && opts.restored) {
         if (isFinal && !opts.finalDelivered) this.later(job.id, 0, () => this.emit(job, make()));
         continue;
