@@ -1,9 +1,8 @@
 // Process configuration, parsed once at start-up from the environment (zod at the boundary).
 import { z } from 'zod';
-import type { SimulationSettings } from './generation/simulation.ts';
-import type { GenerationKind } from './generation/types.ts';
-import type { ContextOptions } from './runtime/compaction.ts';
-import { priceTableFromEnv, type PriceTable } from './runtime/models/pricing.ts';
+import type { GenerationKind, SimulationSettings } from './domain/generation.ts';
+import type { ContextOptions } from './domain/compaction.ts';
+import { priceTableFromEnv, type PriceTable } from './domain/pricing.ts';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])

@@ -14,7 +14,7 @@ import { createTestDatabase } from './helpers/db.ts';
 import { freePort, startServerProcess, type ServerProcess } from './helpers/process.ts';
 import { startProviderProcess, type ProviderProcess } from './helpers/provider-process.ts';
 import { eventually } from './helpers/produce.ts';
-import { assetIdForJob } from '../server/services/objects/create-asset.ts';
+import { assetIdForJob } from '../server/store/objects/create-asset.ts';
 
 const SECRET = 'crash-points-test-secret-0123456789';
 const API_POINTS: CrashPoint[] = ['callback.received', 'callback.applied'];

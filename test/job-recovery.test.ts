@@ -16,11 +16,11 @@ import { ProviderUnavailable, type GenerationRequest } from '../server/generatio
 import { runTurn } from '../server/runtime/engine.ts';
 import { scriptedProvider } from '../server/runtime/models/provider.ts';
 import { ScriptedChatModel } from '../server/runtime/models/scripted-model.ts';
-import { readChecklist, writeChecklist } from '../server/services/checklist/write-checklist.ts';
+import { readChecklist, writeChecklist } from '../server/store/checklist/write-checklist.ts';
 import { createTask } from '../server/services/tasks/create-task.ts';
 import { signalTask } from '../server/services/tasks/signal-task.ts';
-import { ChecklistItemSchema } from '../server/runtime/checklist.ts';
-import { assetIdForJob } from '../server/services/objects/create-asset.ts';
+import { ChecklistItemSchema } from '../server/domain/checklist.ts';
+import { assetIdForJob } from '../server/store/objects/create-asset.ts';
 import { startTestApp, testConfig, type TestApp } from './helpers/app.ts';
 import { wsClient } from './helpers/clients.ts';
 import { eventually } from './helpers/produce.ts';

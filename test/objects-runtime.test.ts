@@ -11,7 +11,7 @@ import { runTurn } from '../server/runtime/engine.ts';
 import { replayTask } from '../server/runtime/replay.ts';
 import { scriptedProvider } from '../server/runtime/models/provider.ts';
 import { ScriptedChatModel } from '../server/runtime/models/scripted-model.ts';
-import { readObjectOp } from '../server/services/objects/operations.ts';
+import { readObjectOp } from '../server/store/objects/operations.ts';
 import { createObject, updateObject } from '../server/services/objects/write-object.ts';
 import { createTask } from '../server/services/tasks/create-task.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';

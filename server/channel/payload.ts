@@ -1,25 +1,11 @@
 // Payload encoding: canonical JSON (sorted keys) so equal content hashes equally; inline when small,
 // otherwise stored once in event_payloads and referenced by (hash, size, schema).
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../domain/canonical-json.ts';
+
+export { canonicalJson };
 
 export const INLINE_PAYLOAD_LIMIT = 8 * 1024;
-
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object' && !(v instanceof Date)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v as object).sort()) {
-      const x = (v as Record<string, unknown>)[k];
-      if (x !== undefined) out[k] = sortKeys(x);
-    }
-    return out;
-  }
-  return v;
-}
 
 export type EncodedPayload =
   | { inline: true; json: string; size: number }

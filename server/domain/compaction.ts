@@ -10,9 +10,8 @@
 // replay rebuilds it byte for byte. Rows are never rewritten; the sequence only grows. A compaction
 // changes the request's prefix, so it is also the only point where the visible tool set may change
 // (tool-phase.ts): both invalidate the provider's prompt cache at the same boundary, once.
-import type { Decision } from './journal.ts';
 import type { Checklist } from './checklist.ts';
-import type { HistoryInbox, HistoryNotice, HistoryStep } from './context.ts';
+import type { Decision, HistoryInbox, HistoryNotice, HistoryStep } from './history.ts';
 
 export type CompactionStage = 1 | 2 | 3;
 

@@ -1,8 +1,8 @@
 // Object content by kind, validated with zod at every write, and the pure functions that compute
 // edits and "what changed" summaries. No database here.
 import { z } from 'zod';
-import { canonicalJson } from '../../channel/payload.ts';
-import { AppError, badInput, conflict } from '../../errors.ts';
+import { canonicalJson } from './canonical-json.ts';
+import { AppError, badInput, conflict } from '../errors.ts';
 
 export const OBJECT_KINDS = ['IMAGE', 'VIDEO', 'AUDIO', 'MODEL_3D', 'DOCUMENT', 'COLLECTION', 'FLOW'] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];

@@ -7,7 +7,7 @@ import { transactWithEvents, type Emit, type UowDeps } from '../channel/unit-of-
 import type { Tx } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { Logger } from '../log.ts';
-import { createAssetForJob } from '../services/objects/create-asset.ts';
+import { createAssetForJob } from '../store/objects/create-asset.ts';
 import { advance, type JobStatus } from './status.ts';
 import { crashPoint } from '../crash-points.ts';
 import { ProviderUnavailable, SubmissionOutcomeUnknown, type GenerationProvider, type GenerationRequest, type ProviderUpdate } from './types.ts';

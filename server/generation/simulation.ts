@@ -11,18 +11,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodePng } from './png.ts';
+import type { SimulationSettings } from '../domain/generation.ts';
 import type { GeneratedFile, GenerationKind, GenerationRequest, ProviderUpdate } from './types.ts';
 
-export type SimulationSettings = {
-  latencyMs?: Partial<Record<GenerationKind, number>>;
-  /** Probabilities 0..1. */
-  failureRate?: number;
-  unknownSubmitRate?: number;
-  duplicateCallbackRate?: number;
-  outOfOrderRate?: number;
-  missingCallbackRate?: number;
-  seed?: number;
-};
+export type { SimulationSettings };
 
 export const DEFAULT_LATENCY_MS: Record<GenerationKind, number> = { IMAGE: 200, VIDEO: 800, AUDIO: 400, MODEL_3D: 1000 };
 

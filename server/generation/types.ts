@@ -1,7 +1,9 @@
 // Media generation providers: one interface for the simulated provider and real ones.
 import type { JobStatus } from './status.ts';
 
-export type GenerationKind = 'IMAGE' | 'VIDEO' | 'AUDIO' | 'MODEL_3D';
+import type { GenerationKind } from '../domain/generation.ts';
+
+export type { GenerationKind };
 
 export type GenerationRequest = {
   kind: GenerationKind;

@@ -1,6 +1,6 @@
 // What every resolver receives. Built per request (HTTP, SSE) or per operation (graphql-ws).
 import type { Viewer } from '../auth/viewer.ts';
-import type { Deps } from '../deps.ts';
+import type { Deps } from '../services/deps.ts';
 import type { Loaders } from './loaders.ts';
 
 export type Context = {

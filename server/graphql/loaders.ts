@@ -3,10 +3,12 @@
 import DataLoader from 'dataloader';
 import { visibleWorkspaceIds } from '../auth/access.ts';
 import type { Viewer } from '../auth/viewer.ts';
-import type { Card, InboxItem, RouteDecision } from '../db/generated/client.ts';
-import type { Deps } from '../deps.ts';
+import type { Card, InboxItem, RouteDecision, Step, ToolCall, Turn } from '../db/generated/client.ts';
+import type { Deps } from '../services/deps.ts';
 import { usesOf, versionsOf, type MemoryUseView, type VersionView } from '../services/memory/browse-memories.ts';
-import type { TurnWithSteps } from './types/journal.ts';
+
+/** A turn with its steps and their tool calls, as the journal fields read it. */
+export type TurnWithSteps = Turn & { steps: (Step & { toolCalls: ToolCall[] })[] };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

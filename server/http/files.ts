@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateToken } from '../auth/viewer.ts';
-import type { Deps } from '../deps.ts';
+import type { Deps } from '../services/deps.ts';
 import { isAppError } from '../errors.ts';
 import { credentialOf } from './session.ts';
 

@@ -4,7 +4,7 @@
 // done; an unsigned or forged delivery is refused with 401 and changes nothing. Updates then take
 // the same path as in-process callbacks (listenToProvider → applyUpdate).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Deps } from '../deps.ts';
+import type { Deps } from '../services/deps.ts';
 
 function reply(res: ServerResponse, status: number, body?: unknown) {
   if (body === undefined || status === 204) {

@@ -9,7 +9,7 @@
 // that carries a bearer token never gets credentialed CORS at all.
 import type { CORSOptions } from 'graphql-yoga';
 import { AppError } from '../errors.ts';
-import type { Credential } from './session.ts';
+import type { Credential } from './credential.ts';
 
 type HeaderGetter = { get(name: string): string | null };
 

@@ -14,9 +14,9 @@ import { handleProviderHook } from './hooks.ts';
 import { credentialOf, handleAuth, trustedSocketOrigin } from './session.ts';
 import type { WebHandler } from './web.ts';
 import { authenticateToken, type Viewer } from '../auth/viewer.ts';
-import type { Deps } from '../deps.ts';
+import type { Deps } from '../services/deps.ts';
 import { isAppError } from '../errors.ts';
-import { maskGraphQLError, type GraphQLServer } from '../graphql/yoga.ts';
+import { maskGraphQLError, type GraphQLServer } from './yoga.ts';
 
 export type RunningServer = { url: string; port: number; close(): Promise<void> };
 

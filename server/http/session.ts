@@ -8,10 +8,11 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { hashToken, parseBearer } from '../auth/tokens.ts';
 import { authenticateToken } from '../auth/viewer.ts';
-import type { Deps } from '../deps.ts';
+import type { Deps } from '../services/deps.ts';
 import { AppError, isAppError } from '../errors.ts';
 import { createToken } from '../services/tokens/create-token.ts';
 import { earliest } from '../auth/viewer.ts';
+import type { Credential } from './credential.ts';
 import { isTrustedOrigin } from './origins.ts';
 
 export const SESSION_COOKIE = 'atelier_session';
@@ -35,7 +36,7 @@ export function readCookie(header: string | null | undefined, name: string): str
   return null;
 }
 
-export type Credential = { token: string; via: 'bearer' | 'cookie' };
+export type { Credential };
 
 type HeaderGetter = { get(name: string): string | null };
 const getter = (h: IncomingHttpHeaders | HeaderGetter): HeaderGetter =>

@@ -2,18 +2,18 @@
 // masking to stable codes, and the document limits (./limits.ts). Transports (HTTP, SSE, WS) live in ../http.
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin, type YogaInitialContext } from 'graphql-yoga';
-import { checkCsrf, credentialOf } from '../http/session.ts';
-import { checkCookieOrigin, corsOptionsFor } from '../http/origins.ts';
+import { checkCsrf, credentialOf } from './session.ts';
+import { checkCookieOrigin, corsOptionsFor } from './origins.ts';
 import { authenticateToken, type Viewer } from '../auth/viewer.ts';
-import type { Deps } from '../deps.ts';
+import type { Deps } from '../services/deps.ts';
 import { AppError, httpStatusOf, isAppError, type ErrorCode } from '../errors.ts';
-import type { Context } from './context.ts';
-import { limitPlugins, mutationFieldsOf, parserCache } from './limits.ts';
-import { inputGuard, TOO_DEEP_MESSAGE } from './input-guard.ts';
-import { authorizeMutations } from './authorize-mutations.ts';
-import { createLoaders } from './loaders.ts';
-import { RateLimiter } from './rate-limit.ts';
-import { schema } from './schema.ts';
+import type { Context } from '../graphql/context.ts';
+import { limitPlugins, mutationFieldsOf, parserCache } from '../graphql/limits.ts';
+import { inputGuard, TOO_DEEP_MESSAGE } from '../graphql/input-guard.ts';
+import { authorizeMutations } from '../graphql/authorize-mutations.ts';
+import { createLoaders } from '../graphql/loaders.ts';
+import { RateLimiter } from '../graphql/rate-limit.ts';
+import { schema } from '../graphql/schema.ts';
 
 /** Set on the initial context by the WebSocket transport, which authenticates at connection time. */
 export type ServerContext = { viewer?: Viewer };

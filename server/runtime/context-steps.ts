@@ -6,13 +6,13 @@ import type { Prisma } from '../db/generated/client.ts';
 import type { RuntimeDeps } from './deps.ts';
 import type { Claim } from './journal.ts';
 import { checkBoundary } from './journal.ts';
-import { activeRecords, extractiveSummary, supersededAt, planCompaction, summaryPrompt, type CompactionRecord, type ContextOptions } from './compaction.ts';
+import { activeRecords, extractiveSummary, supersededAt, planCompaction, summaryPrompt, type CompactionRecord, type ContextOptions } from '../domain/compaction.ts';
 import { loadCompactions, renderContext, toolResultContent, type ContextInputs, type HistoryStep } from './context.ts';
-import { openItems } from './checklist.ts';
+import { openItems } from '../domain/checklist.ts';
 import type { RoutingInput } from './models/routing-rule.ts';
 import { routeModelCall } from './models/routing-rule.ts';
 import { messageChars, messageText } from './models/types.ts';
-import { callCostCents, DEFAULT_PRICES, priceOf, usageOf } from './models/pricing.ts';
+import { callCostCents, DEFAULT_PRICES, priceOf, usageOf } from '../domain/pricing.ts';
 import { event, traced } from './telemetry.ts';
 
 const GENERATION_KINDS = new Set(['IMAGE', 'VIDEO', 'AUDIO', 'MODEL_3D', '3D']);

@@ -15,12 +15,14 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../channel/payload.ts';
 import type { PrismaClient } from '../db/client.ts';
 import { LANGUAGE_NAMES, type LanguageCode } from '../domain/language.ts';
-import type { Decision } from './journal.ts';
+import type { Decision, HistoryInbox, HistoryNotice, HistoryStep } from '../domain/history.ts';
 import { relevantGuides } from './capabilities.ts';
-import { renderChecklist, type Checklist } from './checklist.ts';
-import { compactView, DEFAULT_CONTEXT_OPTIONS, type CompactionRecord, type ContextOptions } from './compaction.ts';
+import { renderChecklist, type Checklist } from '../domain/checklist.ts';
+import { compactView, DEFAULT_CONTEXT_OPTIONS, type CompactionRecord, type ContextOptions } from '../domain/compaction.ts';
 import { loadTaskState, type TaskState } from './task-state.ts';
 import type { WorkerMemory } from './memory.ts';
+
+export type { HistoryInbox, HistoryNotice, HistoryStep };
 
 export const WORKER_SYSTEM_PROMPT = [
   'You are the task worker of Atelier, a creative studio where people and an AI agent work together.',
@@ -99,22 +101,6 @@ export function toolResultContent(call: { status: string; result: unknown; error
   return canonicalJson({ status: 'NOT_RUN' });
 }
 
-export type HistoryStep = {
-  turnId: string;
-  turnNumber: number;
-  index: number;
-  decision: unknown;
-  toolCalls: { id?: string; modelCallId: string; name: string; status: string; result: unknown; error: string | null }[];
-};
-export type HistoryInbox = {
-  id: string;
-  kind: string;
-  signal: string | null;
-  text: string | null;
-  createdAt: Date;
-  consumedTurnId: string | null;
-  consumedStep: number | null;
-};
 
 /**
  * Pure: the model input for the next step, from the task brief, the steps so far (in order) and
@@ -122,21 +108,6 @@ export type HistoryInbox = {
  * appended at the end (the new step consumes them). Replay calls this with the journal as it stood
  * before a recorded step and must get the recorded request back.
  */
-/**
- * A change notice (shared workspace): someone else changed an object the task has seen. Like inbox
- * items, a notice sits before the step that consumed it, and fresh ones go at the end, once.
- */
-export type HistoryNotice = {
-  id: string;
-  objectId: string;
-  objectName: string;
-  fromVersion: number;
-  toVersion: number;
-  summary: string;
-  authorKind: string;
-  consumedTurnId: string | null;
-  consumedStep: number | null;
-};
 
 /** One message per object (several notices for one object read as one range "v3 → v5"). */
 function noticeMessages(notices: HistoryNotice[]): HumanMessage[] {

@@ -4,11 +4,11 @@ import type { PrismaClient } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import type { WorkerMemory } from './memory.ts';
 import type { ModelProvider } from './models/types.ts';
-import type { Scheduler } from './scheduler.ts';
+import type { Scheduler } from '../store/scheduler.ts';
 import type { ToolRegistry } from './tools/registry.ts';
 import type { Capabilities } from './capabilities.ts';
-import type { ContextOptions } from './compaction.ts';
-import type { PriceTable } from './models/pricing.ts';
+import type { ContextOptions } from '../domain/compaction.ts';
+import type { PriceTable } from '../domain/pricing.ts';
 
 export type RuntimeOptions = {
   /** How long a claim lasts without renewal. Renewed every third of it while the worker runs. */

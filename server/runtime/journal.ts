@@ -6,14 +6,17 @@ import { transactWithEvents, type Emit } from '../channel/unit-of-work.ts';
 import type { Tx } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { TaskStatus, TaskTransition } from '../domain/task-status.ts';
-import { applyTransition, lockTask } from '../services/tasks/apply-transition.ts';
+import { applyTransition, lockTask } from '../store/tasks/apply-transition.ts';
+import type { Decision } from '../domain/history.ts';
 import type { RuntimeDeps } from './deps.ts';
 import { InboxChanged, LeaseLost, TaskStopped } from './errors.ts';
-import { ensureTurn } from './turns.ts';
-import { readChecklist } from '../services/checklist/write-checklist.ts';
-import { requestApproval } from '../services/approvals/request-approval.ts';
-import { progressOf } from './checklist.ts';
-import { decideContinuation, deliverySummary } from './continuation.ts';
+import { ensureTurn } from '../store/turns.ts';
+import { readChecklist } from '../store/checklist/write-checklist.ts';
+import { requestApproval } from '../store/approvals/request-approval.ts';
+import { progressOf } from '../domain/checklist.ts';
+import { decideContinuation, deliverySummary } from '../domain/continuation.ts';
+
+export type { Decision };
 
 export type Claim = { turnId: string; taskId: string; workspaceId: string; number: number; generation: number; /** The process holding the lease. */ workerId?: string };
 
@@ -120,7 +123,6 @@ export async function checkBoundary(rt: RuntimeDeps, claim: Claim): Promise<void
   if (!RUNNABLE.includes(r.task_status)) throw new TaskStopped(claim.taskId, r.task_status);
 }
 
-export type Decision = { content: string; toolCalls: { id: string; name: string; args: unknown }[] };
 
 /**
  * Commits a model decision, its pending tool calls and the inbox items it consumed, in ONE

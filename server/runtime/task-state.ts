@@ -4,7 +4,7 @@
 // the runtime's working set; the fold is the independent record recovery checks them against.
 import type { Prisma } from '../db/generated/client.ts';
 import type { PrismaClient } from '../db/client.ts';
-import type { ChecklistItem } from './checklist.ts';
+import type { ChecklistItem } from '../domain/checklist.ts';
 
 export const SNAPSHOT_EVERY_EVENTS = 50;
 export const SNAPSHOT_EVERY_MS = 60_000;

@@ -7,13 +7,13 @@
 // A task that was cancelled or ended meanwhile is never revived (the job and its result are kept).
 import type { OnJobEnd } from '../generation/jobs.ts';
 import { isTerminal } from '../domain/task-status.ts';
-import { readChecklist, writeChecklist } from '../services/checklist/write-checklist.ts';
-import { assetIdForJob } from '../services/objects/create-asset.ts';
-import { applyTransition, lockTask } from '../services/tasks/apply-transition.ts';
-import { allFinished, linkArtifact } from './checklist.ts';
-import { deliverySummary } from './continuation.ts';
-import type { Scheduler } from './scheduler.ts';
-import { ensureTurn } from './turns.ts';
+import { readChecklist, writeChecklist } from '../store/checklist/write-checklist.ts';
+import { assetIdForJob } from '../store/objects/create-asset.ts';
+import { applyTransition, lockTask } from '../store/tasks/apply-transition.ts';
+import { allFinished, linkArtifact } from '../domain/checklist.ts';
+import { deliverySummary } from '../domain/continuation.ts';
+import type { Scheduler } from '../store/scheduler.ts';
+import { ensureTurn } from '../store/turns.ts';
 
 type File = { path: string; mime: string };
 

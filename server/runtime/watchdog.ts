@@ -7,7 +7,7 @@
 // at most one live turn (partial unique index).
 import { transactWithEvents } from '../channel/unit-of-work.ts';
 import type { RuntimeDeps } from './deps.ts';
-import { ensureTurn } from './turns.ts';
+import { ensureTurn } from '../store/turns.ts';
 
 export type WatchdogReport = { expiredLeases: number; staleQueued: number; inboxWithoutTurn: number };
 

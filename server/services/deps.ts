@@ -1,16 +1,16 @@
 // The process's dependencies, built once in main.ts (or a test) and passed to every service.
-import type { EventHub } from './channel/hub.ts';
-import type { EventNotifier } from './channel/notifier.ts';
-import type { Config } from './config.ts';
-import type { PrismaClient } from './db/client.ts';
-import type { JobDeps } from './generation/jobs.ts';
-import type { Logger } from './log.ts';
-import type { Embedder } from './routing/embeddings.ts';
-import type { RuntimeDeps } from './runtime/deps.ts';
-import type { Scheduler } from './runtime/scheduler.ts';
-import type { MemoryDeps } from './services/memory/extract-memories.ts';
-import type { MemoryWorkerContext } from './services/memory/worker-context.ts';
-import type { ObjectFeed } from './services/objects/feed.ts';
+import type { EventHub } from '../channel/hub.ts';
+import type { EventNotifier } from '../channel/notifier.ts';
+import type { Config } from '../config.ts';
+import type { PrismaClient } from '../db/client.ts';
+import type { JobDeps } from '../generation/jobs.ts';
+import type { Logger } from '../log.ts';
+import type { Embedder } from '../routing/embeddings.ts';
+import type { RuntimeDeps } from '../runtime/deps.ts';
+import type { Scheduler } from '../store/scheduler.ts';
+import type { MemoryDeps } from './memory/extract-memories.ts';
+import type { MemoryWorkerContext } from './memory/worker-context.ts';
+import type { ObjectFeed } from './objects/feed.ts';
 
 export type Deps = {
   config: Config;

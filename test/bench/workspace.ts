@@ -15,7 +15,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Viewer } from '../../server/auth/viewer.ts';
 import type { AppError } from '../../server/errors.ts';
-import { readObjectOp } from '../../server/services/objects/operations.ts';
+import { readObjectOp } from '../../server/store/objects/operations.ts';
 import { createObject, editDocument, editFlow, updateObject } from '../../server/services/objects/write-object.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { fmt, round, table } from './stats.ts';

@@ -38,8 +38,8 @@ export function trigramEmbedding(text: string): number[] {
 }
 
 export type ImageStubBody = { model: string; prompt: string; n?: number; size?: string; quality?: string };
-/** What the images endpoint answers: the default PNG, or an HTTP error. */
-export type ImageAnswer = { png?: Buffer } | { error: { status: number; message: string } };
+/** What the images endpoint answers: the default PNG, or an HTTP error; after `delayMs` (else the stub's `imageDelayMs`). */
+export type ImageAnswer = ({ png?: Buffer } | { error: { status: number; message: string } }) & { delayMs?: number };
 
 /** A small real PNG (16×16 gradient) — what the stub's images endpoint returns by default. */
 export const stubPng = () => encodePng(16, 16, (x, y) => [x * 16, y * 16, 128]);
@@ -67,7 +67,7 @@ export async function startOpenAIStub(
           }
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ created: 1_700_000_000, data: [{ b64_json: (answer.png ?? stubPng()).toString('base64') }] }));
-        }, opts.imageDelayMs ?? 0);
+        }, answer.delayMs ?? opts.imageDelayMs ?? 0);
         return;
       }
       if (req.url?.endsWith('/embeddings')) {

@@ -1,5 +1,5 @@
 import { transactWithEvents } from '../../server/channel/unit-of-work.ts';
-import type { Deps } from '../../server/deps.ts';
+import type { Deps } from '../../server/services/deps.ts';
 
 /** Appends `count` events, one transaction each, round-robin over the tasks, yielding between. */
 export async function produce(

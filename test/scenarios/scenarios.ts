@@ -5,8 +5,8 @@
 // offline model's rules write. A scenario throws when the product misbehaves; the metrics say how
 // it felt.
 import assert from 'node:assert/strict';
-import { readChecklist } from '../../server/services/checklist/write-checklist.ts';
-import { assetIdForJob } from '../../server/services/objects/create-asset.ts';
+import { readChecklist } from '../../server/store/checklist/write-checklist.ts';
+import { assetIdForJob } from '../../server/store/objects/create-asset.ts';
 import { editDocument } from '../../server/services/objects/write-object.ts';
 import type { Viewer } from '../../server/auth/viewer.ts';
 import { waitUntil, type CardPolicy, type ScenarioContext } from './harness.ts';

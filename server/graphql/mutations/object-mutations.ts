@@ -3,7 +3,7 @@
 // the details (code, reason, currentVersion, failures/conflicts); nothing is written.
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { requestDeleteObject } from '../../services/objects/delete-object.ts';
-import type { WriteResult } from '../../services/objects/store.ts';
+import type { WriteResult } from '../../store/objects/store.ts';
 import { createObject, editDocument, editFlow, updateObject } from '../../services/objects/write-object.ts';
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';

@@ -1,5 +1,5 @@
-import type { Checklist, ChecklistItem } from '../../runtime/checklist.ts';
-import { readChecklist } from '../../services/checklist/write-checklist.ts';
+import type { Checklist, ChecklistItem } from '../../domain/checklist.ts';
+import { readChecklist } from '../../store/checklist/write-checklist.ts';
 import { builder } from '../builder.ts';
 import { TaskRef } from './task.ts';
 

@@ -1,8 +1,9 @@
-import type { InboxItem, Step, ToolCall, Turn } from '../../db/generated/client.ts';
+import type { InboxItem, Step, ToolCall } from '../../db/generated/client.ts';
 import { builder } from '../builder.ts';
+import type { TurnWithSteps } from '../loaders.ts';
 
+export type { TurnWithSteps };
 type StepWithCalls = Step & { toolCalls: ToolCall[] };
-export type TurnWithSteps = Turn & { steps: StepWithCalls[] };
 
 const ToolCallRef = builder.objectRef<ToolCall>('ToolCall');
 builder.objectType(ToolCallRef, {

@@ -3,8 +3,8 @@
 // Task.changeNotices, GenerationJob.asset). Resolvers only read; visibility comes from the loaders
 // (an object of another workspace loads as null).
 import type { ChangeNotice, ObjectVersion, WorkspaceObject } from '../../db/generated/client.ts';
-import { OBJECT_KINDS } from '../../services/objects/content.ts';
-import { assetIdForJob } from '../../services/objects/create-asset.ts';
+import { OBJECT_KINDS } from '../../domain/object-content.ts';
+import { assetIdForJob } from '../../store/objects/create-asset.ts';
 import { builder } from '../builder.ts';
 import { offsetConnection } from '../pagination.ts';
 import { ActorKindEnum } from './enums.ts';

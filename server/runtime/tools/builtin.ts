@@ -1,8 +1,8 @@
 // Core tools every task has.
 import { z } from 'zod';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
-import { readChecklist } from '../../services/checklist/write-checklist.ts';
-import { openItems } from '../checklist.ts';
+import { readChecklist } from '../../store/checklist/write-checklist.ts';
+import { openItems } from '../../domain/checklist.ts';
 import { defineTool, type ToolDef } from './types.ts';
 
 /** Records a note on the task (visible in its timeline). Idempotent by key. */

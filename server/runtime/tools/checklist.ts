@@ -5,11 +5,11 @@
 // card; the answer comes back as the call's result when the task resumes.
 import { z } from 'zod';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
-import { requestApproval } from '../../services/approvals/request-approval.ts';
-import { readChecklistVersion, writeChecklist } from '../../services/checklist/write-checklist.ts';
+import { requestApproval } from '../../store/approvals/request-approval.ts';
+import { readChecklistVersion, writeChecklist } from '../../store/checklist/write-checklist.ts';
 import type { Capabilities } from '../capabilities.ts';
-import { estimateCents, ITEM_STATUSES, mergePlan, patchItem, remainingCents, scopeGrew } from '../checklist.ts';
-import { committedCents } from '../../services/approvals/paid-action-gate.ts';
+import { estimateCents, ITEM_STATUSES, mergePlan, patchItem, remainingCents, scopeGrew } from '../../domain/checklist.ts';
+import { committedCents } from '../../store/approvals/paid-action-gate.ts';
 import { AwaitingApproval } from '../errors.ts';
 import { defineTool, type ToolDef } from './types.ts';
 

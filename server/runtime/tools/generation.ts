@@ -5,11 +5,11 @@
 import { z } from 'zod';
 import { orderGeneration, type JobDeps } from '../../generation/jobs.ts';
 import type { GenerationKind } from '../../generation/types.ts';
-import { lockWorkspaceSettings, paidActionGate, type GateOutcome, type SettingsRow } from '../../services/approvals/paid-action-gate.ts';
+import { lockWorkspaceSettings, paidActionGate, type GateOutcome, type SettingsRow } from '../../store/approvals/paid-action-gate.ts';
 import { AwaitingApproval, BudgetExceeded } from '../errors.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
-import { readChecklist, writeChecklist } from '../../services/checklist/write-checklist.ts';
-import { startStep } from '../checklist.ts';
+import { readChecklist, writeChecklist } from '../../store/checklist/write-checklist.ts';
+import { startStep } from '../../domain/checklist.ts';
 import { defineTool, type ToolDef } from './types.ts';
 
 const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'REJECTED'];

@@ -7,9 +7,9 @@
 import { z } from 'zod';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { isAppError } from '../../errors.ts';
-import { FlowEdge, FlowNode, FlowOp } from '../../services/objects/content.ts';
-import { createObjectOp, editDocumentOp, editFlowOp, readObjectOp, updateObjectOp } from '../../services/objects/operations.ts';
-import type { ObjectActor, WriteResult } from '../../services/objects/store.ts';
+import { FlowEdge, FlowNode, FlowOp } from '../../domain/object-content.ts';
+import { createObjectOp, editDocumentOp, editFlowOp, readObjectOp, updateObjectOp } from '../../store/objects/operations.ts';
+import type { ObjectActor, WriteResult } from '../../store/objects/store.ts';
 import { defineTool, type ToolContext, type ToolDef } from './types.ts';
 
 const Result = z.looseObject({ ok: z.boolean() });

@@ -8,7 +8,7 @@
 // Visibility is never authorisation: the registry runs any registered tool the model names, and
 // the tool's own server-side checks (approvals, budgets, checklist rules, object permissions)
 // decide. Hiding a tool saves context; it guards nothing.
-import type { Checklist } from '../checklist.ts';
+import type { Checklist } from '../../domain/checklist.ts';
 import type { ToolDef } from './types.ts';
 
 const KIND_DOMAIN: Record<string, string> = {

@@ -5,22 +5,12 @@
 // transaction as the decision, so the decision and its effect commit together (or neither does).
 // A handler must be idempotent per approval and must re-check its preconditions (the thing may be
 // gone by now): it returns an outcome that is stored on the approval and shown to the user.
-import type { Emit } from '../../channel/unit-of-work.ts';
-import type { Tx } from '../../db/client.ts';
-import type { Deps } from '../../deps.ts';
+import type { ApprovedActionHandler } from './action-handler.ts';
 import { forgetEvidenceHandler, forgetMemoryHandler } from '../memory/request-forget.ts';
 import { deleteObjectOnApproval } from '../objects/delete-object.ts';
 
-export type ApprovedActionContext = {
-  tx: Tx;
-  emit: Emit;
-  deps: Deps;
-  approval: { id: string; workspaceId: string; taskId: string | null };
-  /** The person who approved. */
-  userId: string;
-};
+export type { ApprovedActionContext, ApprovedActionHandler } from './action-handler.ts';
 
-export type ApprovedActionHandler = (action: Record<string, unknown>, ctx: ApprovedActionContext) => Promise<Record<string, unknown>>;
 
 /**
  * One entry per irreversible action type. Each domain adds its handler here (objects,

@@ -1,7 +1,7 @@
 // Approval cards of a workspace (or one task), newest first, keyset-paged over (createdAt, id).
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { notFound } from '../../errors.ts';
 import { afterKeyset, beforeKeyset, decodeKeyset } from '../keyset.ts';
 

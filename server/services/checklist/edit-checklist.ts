@@ -5,13 +5,13 @@
 import { z } from 'zod';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { isTerminal } from '../../domain/task-status.ts';
 import { conflict } from '../../errors.ts';
-import { estimateCents, ITEM_STATUSES, mergePlan, type ChecklistItem } from '../../runtime/checklist.ts';
+import { estimateCents, ITEM_STATUSES, mergePlan, type ChecklistItem } from '../../domain/checklist.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
 import { parseInput } from '../validate.ts';
-import { writeChecklist } from './write-checklist.ts';
+import { writeChecklist } from '../../store/checklist/write-checklist.ts';
 
 export const EditChecklistInput = z.object({
   taskId: z.string().uuid(),

@@ -2,7 +2,7 @@
 import type { Viewer } from '../../auth/viewer.ts';
 import { toRow } from '../../channel/hub.ts';
 import type { EventRow } from '../../channel/types.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
 

@@ -4,7 +4,7 @@ import { defaultWorkspaceId, requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { decodeWorkspaceCursor } from '../../channel/cursor.ts';
 import type { EventRow } from '../../channel/types.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
 

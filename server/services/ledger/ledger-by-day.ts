@@ -1,7 +1,7 @@
 // The ledger rolled up per UTC day (workspace or one task): held, charged, released.
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';
 
 export type LedgerDay = { day: string; heldCents: number; chargedCents: number; releasedCents: number; entries: number };

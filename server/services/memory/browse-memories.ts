@@ -6,7 +6,7 @@ import { requireWorkspace, visibleWorkspaceIds } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { PrismaClient } from '../../db/client.ts';
 import type { Memory, MemoryEvidence, MemoryLink, MemoryVersion } from '../../db/generated/client.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { afterKeyset, beforeKeyset, decodeKeyset } from '../keyset.ts';
 
 export type MemoryView = Memory & { current: MemoryVersion };

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import { notFound } from '../../errors.ts';
 import { parseInput } from '../validate.ts';

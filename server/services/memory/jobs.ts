@@ -3,7 +3,7 @@
 // retried by pg-boss and applied exactly once (extract-memories.ts records it with its effects).
 import { fromPrisma, type PgBoss } from 'pg-boss';
 import type { Tx } from '../../db/client.ts';
-import type { Scheduler } from '../../runtime/scheduler.ts';
+import type { Scheduler } from '../../store/scheduler.ts';
 import { EXTRACTOR_VERSION } from './extractor.ts';
 import { extractEvidence, type MemoryDeps } from './extract-memories.ts';
 import { recordEvidence } from './store.ts';

@@ -3,10 +3,10 @@
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { notFound } from '../../errors.ts';
-import type { ApprovedActionHandler } from '../approvals/actions.ts';
-import { requestApproval } from '../approvals/request-approval.ts';
+import type { ApprovedActionHandler } from '../approvals/action-handler.ts';
+import { requestApproval } from '../../store/approvals/request-approval.ts';
 import { forgetEvidenceNow, forgetMemoryNow } from './forget.ts';
 
 export async function requestForgetEvidence(deps: Deps, viewer: Viewer, p: { evidenceId: string }) {

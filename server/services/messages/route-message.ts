@@ -2,7 +2,7 @@
 // bounded task index, then the duplicate check before anything new is created.
 import { visibleWorkspaceIds } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
 import { routeDeterministic, type ResolvedCardOption } from '../../routing/deterministic.ts';
 import { asDuplicateQuestion, likelyDuplicate, routeOffline } from '../../routing/offline-router.ts';

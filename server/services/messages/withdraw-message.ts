@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { conflict, notFound } from '../../errors.ts';
-import { lockTask } from '../tasks/apply-transition.ts';
+import { lockTask } from '../../store/tasks/apply-transition.ts';
 import { parseInput } from '../validate.ts';
 
 export const WithdrawMessageInput = z.object({ messageId: z.string().uuid(), text: z.string().trim().min(1).max(20_000).optional() });

@@ -5,11 +5,11 @@
 // stays, the object becomes read-only) and is idempotent.
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { conflict } from '../../errors.ts';
-import type { ApprovedActionHandler } from '../approvals/actions.ts';
-import { requestApproval } from '../approvals/request-approval.ts';
-import { appendFeed, lockObject } from './store.ts';
+import type { ApprovedActionHandler } from '../approvals/action-handler.ts';
+import { requestApproval } from '../../store/approvals/request-approval.ts';
+import { appendFeed, lockObject } from '../../store/objects/store.ts';
 import { workspaceOf } from './write-object.ts';
 
 export async function requestDeleteObject(deps: Deps, viewer: Viewer, objectId: string) {

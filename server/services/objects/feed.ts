@@ -6,7 +6,7 @@
 import pg from 'pg';
 import type { PrismaClient } from '../../db/client.ts';
 import type { Logger } from '../../log.ts';
-import { OBJECTS_CHANNEL } from './store.ts';
+import { OBJECTS_CHANNEL } from '../../store/objects/store.ts';
 
 export type ObjectChangeRow = {
   position: number;

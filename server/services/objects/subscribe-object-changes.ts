@@ -3,7 +3,7 @@
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { decodeWorkspaceCursor, encodeWorkspaceCursor } from '../../channel/cursor.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';
 import type { ObjectChangeRow } from './feed.ts';
 

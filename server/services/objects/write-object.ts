@@ -5,14 +5,14 @@ import { z } from 'zod';
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { notFound } from '../../errors.ts';
 import { parseInput } from '../validate.ts';
 import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey, type IdempotencyClaim } from '../../store/idempotency.ts';
 import type { Tx } from '../../db/client.ts';
-import { FlowOp, OBJECT_KINDS } from './content.ts';
-import { createObjectOp, editDocumentOp, editFlowOp, updateObjectOp } from './operations.ts';
-import type { ObjectActor } from './store.ts';
+import { FlowOp, OBJECT_KINDS } from '../../domain/object-content.ts';
+import { createObjectOp, editDocumentOp, editFlowOp, updateObjectOp } from '../../store/objects/operations.ts';
+import type { ObjectActor } from '../../store/objects/store.ts';
 
 const Key = z.string().min(1).max(200).optional().nullable();
 const Uuid = z.string().uuid();

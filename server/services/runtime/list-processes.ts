@@ -1,6 +1,6 @@
 // The product's processes and their heartbeats, for operators: owners only (it names hosts).
 import type { Viewer } from '../../auth/viewer.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { forbidden } from '../../errors.ts';
 import { listProcesses } from '../../store/processes.ts';
 

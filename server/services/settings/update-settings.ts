@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { conflict, forbidden } from '../../errors.ts';
-import { lockWorkspaceSettings } from '../approvals/paid-action-gate.ts';
+import { lockWorkspaceSettings } from '../../store/approvals/paid-action-gate.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
 import { parseInput } from '../validate.ts';
 

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents, withAppendedSeq } from '../../channel/unit-of-work.ts';
-import type { Deps } from '../../deps.ts';
-import { ensureTurn } from '../../runtime/turns.ts';
+import type { Deps } from '../deps.ts';
+import { ensureTurn } from '../../store/turns.ts';
 import { parseInput } from '../validate.ts';
 import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '../../store/idempotency.ts';
 

@@ -1,7 +1,7 @@
 // Keyset page over a workspace's tasks, newest first. Cursor = (createdAt, id), opaque to clients.
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { TaskStatus } from '../../domain/task-status.ts';
 import { afterKeyset, beforeKeyset, decodeKeyset, encodeKeyset } from '../keyset.ts';
 

@@ -2,11 +2,11 @@
 // and re-route a misrouted message. Every change is journaled as an event.
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { isTerminal } from '../../domain/task-status.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
-import { ensureTurn } from '../../runtime/turns.ts';
-import { applyTransition, lockTask } from './apply-transition.ts';
+import { ensureTurn } from '../../store/turns.ts';
+import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts';
 import { loadTaskFor } from './load-task.ts';
 
 export async function archiveTask(deps: Deps, viewer: Viewer, taskId: string, archived: boolean) {

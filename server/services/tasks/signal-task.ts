@@ -6,14 +6,14 @@
 import { z } from 'zod';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents, withAppendedSeq } from '../../channel/unit-of-work.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { isTerminal } from '../../domain/task-status.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
-import { ensureTurn } from '../../runtime/turns.ts';
+import { ensureTurn } from '../../store/turns.ts';
 import { parseInput } from '../validate.ts';
 import { cancelUnwantedJobs } from '../../generation/jobs.ts';
 import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '../../store/idempotency.ts';
-import { applyTransition, lockTask } from './apply-transition.ts';
+import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts';
 import { loadTaskFor } from './load-task.ts';
 
 export const SignalTaskInput = z

@@ -2,10 +2,10 @@
 // signals go through signal-task.ts). A rejected transition is a CONFLICT that changes nothing.
 import type { Actor } from '../../channel/types.ts';
 import { transactWithEvents, withAppendedSeq } from '../../channel/unit-of-work.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { TaskTransition } from '../../domain/task-status.ts';
 import { conflict, notFound } from '../../errors.ts';
-import { applyTransition, lockTask } from './apply-transition.ts';
+import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts';
 
 export async function transitionTask(
   deps: Pick<Deps, 'prisma' | 'notifier'>,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents, withAppendedSeq } from '../../channel/unit-of-work.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';
 import { parseInput } from '../validate.ts';
 import { loadTaskFor } from './load-task.ts';

@@ -1,7 +1,7 @@
 // Keyset page over a thread's messages, oldest first.
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Thread } from '../../db/generated/client.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { notFound } from '../../errors.ts';
 import { afterKeyset, beforeKeyset, decodeKeyset } from '../keyset.ts';
 

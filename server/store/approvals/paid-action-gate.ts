@@ -5,7 +5,7 @@
 // ask a person (an approval card, keyed by the call), rejected by a person, or over the task's cap.
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
-import { decidePaidAction, type ApprovalStatus, type AutonomyLevel, type PaidActionDecision } from './policy.ts';
+import { decidePaidAction, type ApprovalStatus, type AutonomyLevel, type PaidActionDecision } from '../../domain/approval-policy.ts';
 import { requestApproval } from './request-approval.ts';
 
 export type PaidAction = {

@@ -5,7 +5,7 @@
 import type { Actor } from '../../channel/types.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
-import type { ApprovalReason } from './policy.ts';
+import type { ApprovalReason } from '../../domain/approval-policy.ts';
 
 export type ApprovalRequest = {
   workspaceId: string;

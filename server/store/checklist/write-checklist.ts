@@ -6,7 +6,7 @@ import type { Actor } from '../../channel/types.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
-import { ChecklistItemSchema, type Checklist, type ChecklistItem } from '../../runtime/checklist.ts';
+import { ChecklistItemSchema, type Checklist, type ChecklistItem } from '../../domain/checklist.ts';
 
 /**
  * A step's order count is derived from its jobs, never counted: the live and delivered jobs ordered

@@ -4,7 +4,7 @@
 // racing callbacks, or a replayed update create exactly one asset, at version 1.
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
-import { parseContent, type ObjectKind } from './content.ts';
+import { parseContent, type ObjectKind } from '../../domain/object-content.ts';
 import { createObjectTx, uuidFromKey } from './store.ts';
 
 type File = { path: string; mime: string; bytes: number; width?: number; height?: number };

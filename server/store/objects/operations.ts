@@ -4,7 +4,7 @@
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
-import { applyFindReplace, applyFlowOps, parseContent, type FindReplace, type FlowContent, type FlowOp, type ObjectKind } from './content.ts';
+import { applyFindReplace, applyFlowOps, parseContent, type FindReplace, type FlowContent, type FlowOp, type ObjectKind } from '../../domain/object-content.ts';
 import { actorTaskId, commitVersionTx, createObjectTx, markSeen, requireBase, type ObjectActor, type WriteResult } from './store.ts';
 
 /** Collections reference objects of the same workspace that exist and are not deleted. */

@@ -16,7 +16,7 @@ import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import { conflict, notFound } from '../../errors.ts';
-import { describeChanges, diffContent, nextNodeVersions, type Changes, type FlowContent, type NodeVersions, type ObjectKind } from './content.ts';
+import { describeChanges, diffContent, nextNodeVersions, type Changes, type FlowContent, type NodeVersions, type ObjectKind } from '../../domain/object-content.ts';
 
 export const OBJECTS_CHANNEL = 'atelier_objects';
 

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { z } from 'zod';
 import { runTurn } from '../../../server/runtime/engine.ts';
 import { ScriptedChatModel } from '../../../server/runtime/models/scripted-model.ts';
-import { TURN_QUEUE } from '../../../server/runtime/scheduler.ts';
+import { TURN_QUEUE } from '../../../server/store/scheduler.ts';
 import { defineTool } from '../../../server/runtime/tools/types.ts';
 import { createTask } from '../../../server/services/tasks/create-task.ts';
 import type { TestApp } from '../../helpers/app.ts';

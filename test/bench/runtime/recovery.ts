@@ -1,7 +1,7 @@
 // bench:runtime (b): recovery when worker processes are SIGKILLed at random moments. This part
 // runs the load (a feeder keeping tasks in flight, a killer) and collects what the database says
 // afterwards; ./checks.ts judges it and ./analysis.ts derives the timings.
-import { TURN_QUEUE } from '../../../server/runtime/scheduler.ts';
+import { TURN_QUEUE } from '../../../server/store/scheduler.ts';
 import { createTask } from '../../../server/services/tasks/create-task.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { sleep } from '../stats.ts';
