@@ -1,7 +1,5 @@
 // GraphQL Code Generator: typed documents from schema.graphql (itself generated from the Pothos
 // schema) for the tests and the web app. Output is generated, not committed.
-// Web documents against APIs not in this schema yet (workspace objects, memory) live in
-// web/**/*.pending.ts and stay out of codegen until those APIs are merged.
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
 const config: CodegenConfig = {
@@ -20,7 +18,7 @@ const config: CodegenConfig = {
       },
     },
     'web/gql/': {
-      documents: ['web/**/*.{ts,tsx}', '!web/gql/**', '!web/.next/**', '!web/**/*.pending.ts'],
+      documents: ['web/**/*.{ts,tsx}', '!web/gql/**', '!web/.next/**'],
       preset: 'client',
       presetConfig: { gqlTagName: 'graphql', fragmentMasking: false },
       config: {

@@ -2,13 +2,19 @@
 // What the agent remembers, with sources and history; correct a memory, or forget it (an
 // irreversible action: the server answers with an approval card that a person confirms).
 import { useCallback, useEffect, useState } from 'react';
-import type { WebApprovalFragment } from '../gql/graphql';
+import type { WebApprovalFragment, WebMemoriesQuery } from '../gql/graphql';
 import { describeError, newKey, request } from '../lib/client';
+import { CorrectMemoryDoc, ForgetMemoryDoc, MemoriesDoc } from '../lib/documents';
 import { useSession } from '../lib/hooks';
-import { CorrectMemoryMutation, ForgetMemoryMutation, MemoriesQuery, toMemoryView, type MemoriesResult, type MemoryView } from '../lib/pending/memory.pending';
 import { ApprovalCard } from './ApprovalCard';
 
-function MemoryItem({ m, reload }: { m: MemoryView; reload: () => void }) {
+type MemoryNode = WebMemoriesQuery['workspace']['memories']['edges'][number]['node'];
+type Source = MemoryNode['evidence'][number]['evidence'];
+
+/** A revoked source keeps no text; someone else's source is not shown to this viewer. */
+const sourceText = (s: Source) => (s.status === 'REVOKED' ? '(source revoked)' : (s.excerpt ?? '(not shown)'));
+
+function MemoryItem({ m, reload }: { m: MemoryNode; reload: () => void }) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(m.content);
   const [approval, setApproval] = useState<WebApprovalFragment | null>(null);
@@ -19,7 +25,7 @@ function MemoryItem({ m, reload }: { m: MemoryView; reload: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      await request(CorrectMemoryMutation, { input: { memoryId: m.id, value: text, idempotencyKey: newKey() } });
+      await request(CorrectMemoryDoc, { input: { memoryId: m.id, value: text, idempotencyKey: newKey() } });
       setEditing(false);
       reload();
     } catch (e) {
@@ -32,7 +38,7 @@ function MemoryItem({ m, reload }: { m: MemoryView; reload: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const r = await request<{ forgetMemory: { approval: WebApprovalFragment } }, object>(ForgetMemoryMutation, { input: { memoryId: m.id } });
+      const r = await request(ForgetMemoryDoc, { input: { memoryId: m.id } });
       setApproval(r.forgetMemory.approval);
     } catch (e) {
       setError(describeError(e));
@@ -43,9 +49,9 @@ function MemoryItem({ m, reload }: { m: MemoryView; reload: () => void }) {
   return (
     <li className="memory" data-testid="memory">
       <div className="memory-head">
-        <strong>{m.subject}</strong>
+        <strong>{m.subjectKey}</strong>
         <span className="muted small">
-          {m.kind.toLowerCase()} · {m.scope.toLowerCase()} · {m.origin === 'STATED' ? 'you said so' : 'inferred'} · {m.status.toLowerCase()}
+          {m.kind.toLowerCase()} · {m.scope.toLowerCase()} · {m.origin === 'USER_STATED' ? 'you said so' : 'inferred'} · {m.status.toLowerCase()}
         </span>
       </div>
       {editing ? (
@@ -65,18 +71,18 @@ function MemoryItem({ m, reload }: { m: MemoryView; reload: () => void }) {
         <p>{m.content}</p>
       )}
       <details>
-        <summary>Sources ({m.sources.length}) and history ({m.versions.length})</summary>
+        <summary>Sources ({m.evidence.length}) and history ({m.versions.length})</summary>
         <ul className="sources">
-          {m.sources.map((s) => (
+          {m.evidence.map(({ evidence: s }) => (
             <li key={s.id}>
-              “{s.text}” <span className="muted small">{new Date(s.createdAt).toLocaleString()}</span>
+              “{sourceText(s)}” <span className="muted small">{new Date(s.occurredAt).toLocaleString()}</span>
             </li>
           ))}
         </ul>
         <ol className="versions">
           {m.versions.map((v) => (
-            <li key={v.id}>
-              {v.content} <span className="muted small">({v.status.toLowerCase()}, {new Date(v.createdAt).toLocaleDateString()})</span>
+            <li key={v.number}>
+              {v.content ?? v.value ?? '(cleared)'} <span className="muted small">({v.status.toLowerCase()}, {new Date(v.validFrom).toLocaleDateString()})</span>
             </li>
           ))}
         </ol>
@@ -99,12 +105,12 @@ function MemoryItem({ m, reload }: { m: MemoryView; reload: () => void }) {
 
 export function Memory() {
   const session = useSession();
-  const [items, setItems] = useState<MemoryView[] | null>(null);
+  const [items, setItems] = useState<MemoryNode[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
     try {
-      const d = await request<MemoriesResult, { workspaceId: string }>(MemoriesQuery, { workspaceId: session.workspaceId });
-      setItems(d.workspace.memories.edges.map((e) => toMemoryView(e.node)));
+      const d = await request(MemoriesDoc, { workspaceId: session.workspaceId });
+      setItems(d.workspace.memories.edges.map((e) => e.node));
       setError(null);
     } catch (e) {
       setError(describeError(e));

@@ -1,24 +1,12 @@
 'use client';
 // Workspace objects: gallery with versions and provenance, a document editor and a flow view that
 // save with their base version and show a conflict (reload or merge) instead of overwriting.
-// Built against the objects API for shared workspace objects (see lib/pending/objects.pending.ts).
 import { useCallback, useEffect, useState } from 'react';
+import type { ObjectKind, WebObjectCardFragment, WebObjectDetailFragment } from '../gql/graphql';
 import { ApiError, describeError, newKey, request } from '../lib/client';
 import { useBusVersion } from '../lib/bus';
+import { ObjectDoc, ObjectsDoc, UpdateObjectDoc } from '../lib/documents';
 import { useSession, useThrottled } from '../lib/hooks';
-import {
-  ObjectQuery,
-  ObjectsQuery,
-  UpdateObjectMutation,
-  type ObjectKind,
-  toContent,
-  toView,
-  type ObjectResult,
-  type ObjectsResult,
-  type UpdateObjectResult,
-  type UpdateObjectVars,
-  type WorkspaceObject,
-} from '../lib/pending/objects.pending';
 
 const KINDS: { value: ObjectKind | null; label: string }[] = [
   { value: null, label: 'All' },
@@ -31,7 +19,21 @@ const KINDS: { value: ObjectKind | null; label: string }[] = [
   { value: 'COLLECTION', label: 'Collections' },
 ];
 
-const fileUrl = (name: string) => `/files/${encodeURIComponent(name)}`;
+/** Files are served by name, the last segment of their stored path. */
+const fileUrl = (path: string) => `/files/${encodeURIComponent(path.split('/').pop() ?? '')}`;
+
+/** A document's text: the current version's markdown, else the stored { markdown }. */
+const documentText = (o: WebObjectDetailFragment) => o.current.markdown ?? (o.content as { markdown?: string } | null)?.markdown ?? '';
+
+/** What an editor works on: documents as text, everything else as stored. */
+const editable = (o: WebObjectDetailFragment): unknown => (o.kind === 'DOCUMENT' ? documentText(o) : o.content);
+
+/** Documents are stored as { markdown }; the editor works on text. */
+const toContent = (kind: ObjectKind, content: unknown): unknown => (kind === 'DOCUMENT' && typeof content === 'string' ? { markdown: content } : content);
+
+type VersionAuthor = WebObjectDetailFragment['versions']['edges'][number]['node']['author'];
+
+const authorName = (a: VersionAuthor) => a.user?.name ?? (a.task ? `agent (${a.task.title})` : a.kind.toLowerCase());
 
 function provenanceText(p: unknown): string {
   if (!p || typeof p !== 'object') return 'made here';
@@ -43,7 +45,7 @@ function provenanceText(p: unknown): string {
 
 type Conflict = { current: number; theirs: unknown; mine: unknown; message: string };
 
-function useSave(obj: WorkspaceObject, onSaved: () => void) {
+function useSave(obj: WebObjectDetailFragment, onSaved: () => void) {
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -52,16 +54,17 @@ function useSave(obj: WorkspaceObject, onSaved: () => void) {
       setBusy(true);
       setError(null);
       try {
-        await request<UpdateObjectResult, UpdateObjectVars>(UpdateObjectMutation, { input: { objectId: obj.id, baseVersion, content: toContent(obj.kind, content), idempotencyKey: newKey() } });
+        await request(UpdateObjectDoc, { input: { objectId: obj.id, baseVersion, content: toContent(obj.kind, content), idempotencyKey: newKey() } });
         setConflict(null);
         onSaved();
         return true;
       } catch (e) {
         if (e instanceof ApiError && e.code === 'CONFLICT') {
-          const fresh = await request<ObjectResult, { id: string }>(ObjectQuery, { id: obj.id }).catch(() => null);
+          const fresh = await request(ObjectDoc, { id: obj.id }).catch(() => null);
+          const theirs = fresh?.node?.__typename === 'WorkspaceObject' ? fresh.node : null;
           setConflict({
-            current: (e.extensions.currentVersion as number | undefined) ?? fresh?.node?.currentVersion ?? baseVersion,
-            theirs: fresh?.node ? toView(fresh.node).content : e.extensions.currentContent,
+            current: (e.extensions.currentVersion as number | undefined) ?? theirs?.currentVersion ?? baseVersion,
+            theirs: theirs ? editable(theirs) : e.extensions.currentContent,
             mine: content,
             message: e.message,
           });
@@ -104,8 +107,8 @@ function ConflictBox({ c, onReload, onMerge }: { c: Conflict; onReload: () => vo
   );
 }
 
-function DocumentEditor({ obj, reload }: { obj: WorkspaceObject; reload: () => void }) {
-  const [text, setText] = useState(typeof obj.content === 'string' ? obj.content : ((obj.content as { text?: string })?.text ?? ''));
+function DocumentEditor({ obj, reload }: { obj: WebObjectDetailFragment; reload: () => void }) {
+  const [text, setText] = useState(() => documentText(obj));
   const [base, setBase] = useState(obj.currentVersion);
   const { save, conflict, setConflict, error, busy } = useSave(obj, reload);
   return (
@@ -141,7 +144,7 @@ function DocumentEditor({ obj, reload }: { obj: WorkspaceObject; reload: () => v
 type FlowNode = { id: string; type?: string; label?: string; params?: Record<string, unknown> };
 type Flow = { nodes: FlowNode[]; edges?: { from: string; to: string }[] };
 
-function FlowView({ obj, reload }: { obj: WorkspaceObject; reload: () => void }) {
+function FlowView({ obj, reload }: { obj: WebObjectDetailFragment; reload: () => void }) {
   const flow = ((obj.content as Flow | null) ?? { nodes: [] }) as Flow;
   const [nodes, setNodes] = useState<FlowNode[]>(flow.nodes ?? []);
   const [base, setBase] = useState(obj.currentVersion);
@@ -209,16 +212,16 @@ function FlowView({ obj, reload }: { obj: WorkspaceObject; reload: () => void })
 export function Workspace() {
   const session = useSession();
   const [kind, setKind] = useState<ObjectKind | null>(null);
-  const [objects, setObjects] = useState<WorkspaceObject[] | null>(null);
+  const [objects, setObjects] = useState<WebObjectCardFragment[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const [detail, setDetail] = useState<WorkspaceObject | null>(null);
+  const [detail, setDetail] = useState<WebObjectDetailFragment | null>(null);
   const version = useBusVersion();
 
   const load = useCallback(async () => {
     try {
-      const d = await request<ObjectsResult, { workspaceId: string; kind: ObjectKind | null }>(ObjectsQuery, { workspaceId: session.workspaceId, kind });
-      setObjects(d.workspace.objects.edges.map((e) => toView(e.node)));
+      const d = await request(ObjectsDoc, { workspaceId: session.workspaceId, kind });
+      setObjects(d.workspace.objects.edges.map((e) => e.node));
       setError(null);
     } catch (e) {
       setError(describeError(e));
@@ -227,8 +230,8 @@ export function Workspace() {
   const loadDetail = useCallback(async () => {
     if (!selected) return setDetail(null);
     try {
-      const d = await request<ObjectResult, { id: string }>(ObjectQuery, { id: selected });
-      setDetail(d.node ? toView(d.node) : null);
+      const d = await request(ObjectDoc, { id: selected });
+      setDetail(d.node?.__typename === 'WorkspaceObject' ? d.node : null);
     } catch (e) {
       setError(describeError(e));
     }
@@ -256,7 +259,7 @@ export function Workspace() {
             <li key={o.id}>
               <button type="button" className={`asset${selected === o.id ? ' selected' : ''}`} onClick={() => setSelected(o.id)} aria-current={selected === o.id ? 'true' : undefined}>
                 <span className="thumb">
-                  {o.file?.mime.startsWith('image/') ? <img src={fileUrl(o.file.name)} alt="" width={140} height={140} /> : <span aria-hidden="true">{o.kind === 'DOCUMENT' ? '¶' : o.kind === 'FLOW' ? '⇶' : '◻'}</span>}
+                  {o.current.file?.mime.startsWith('image/') ? <img src={fileUrl(o.current.file.path)} alt="" width={140} height={140} /> : <span aria-hidden="true">{o.kind === 'DOCUMENT' ? '¶' : o.kind === 'FLOW' ? '⇶' : '◻'}</span>}
                 </span>
                 <span className="asset-name">{o.name}</span>
                 <span className="muted small">
@@ -270,25 +273,16 @@ export function Workspace() {
           <section className="asset-detail" aria-label={detail.name}>
             <h2>{detail.name}</h2>
             <p className="muted">
-              Version {detail.currentVersion} · {provenanceText(detail.provenance)}
+              Version {detail.currentVersion} · {provenanceText(detail.current.provenance)}
             </p>
-            {detail.notices?.length ? (
-              <ul className="notices" aria-label="Change notices">
-                {detail.notices.map((n) => (
-                  <li key={n.id}>
-                    {n.text} <span className="muted small">({new Date(n.createdAt).toLocaleString()})</span>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
             {detail.kind === 'DOCUMENT' && <DocumentEditor key={`${detail.id}:${detail.currentVersion}`} obj={detail} reload={() => void loadDetail()} />}
             {detail.kind === 'FLOW' && <FlowView key={`${detail.id}:${detail.currentVersion}`} obj={detail} reload={() => void loadDetail()} />}
-            {detail.file && detail.file.mime.startsWith('image/') && <img className="preview" src={fileUrl(detail.file.name)} alt={detail.name} />}
+            {detail.current.file?.mime.startsWith('image/') && <img className="preview" src={fileUrl(detail.current.file.path)} alt={detail.name} />}
             <h3>Versions</h3>
             <ol className="versions" reversed>
-              {[...(detail.versions ?? [])].reverse().map((v) => (
+              {[...detail.versions.edges].reverse().map(({ node: v }) => (
                 <li key={v.version}>
-                  v{v.version} · {new Date(v.createdAt).toLocaleString()} {v.author ? `· ${v.author.name}` : ''} {v.note ? `· ${v.note}` : ''}
+                  v{v.version} · {new Date(v.createdAt).toLocaleString()} · {authorName(v.author)} {v.summary ? `· ${v.summary}` : ''}
                 </li>
               ))}
             </ol>

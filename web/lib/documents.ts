@@ -1,5 +1,4 @@
 // Every GraphQL document of the web app, typed by GraphQL Code Generator (web/gql, `npm run codegen`).
-// Documents against APIs still being merged (workspace objects, memory) are in *.pending.ts files.
 import { graphql } from '../gql';
 
 export const ViewerDoc = graphql(`
@@ -172,5 +171,85 @@ export const SettingsDoc = graphql(`
 export const UpdateSettingsDoc = graphql(`
   mutation WebUpdateSettings($input: UpdateWorkspaceSettingsInput!) {
     updateWorkspaceSettings(input: $input) { settings { autonomy perActionFreeCents dailyFreeCents taskBudgetCapCents version updatedAt } }
+  }
+`);
+
+export const MemoriesDoc = graphql(`
+  query WebMemories($workspaceId: ID!) {
+    workspace(id: $workspaceId) {
+      id
+      memories(first: 100) {
+        edges {
+          node {
+            id
+            subjectKey
+            content
+            kind
+            scope
+            origin
+            status
+            createdAt
+            evidence { evidence { id excerpt occurredAt status } }
+            versions { number content value status validFrom }
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const CorrectMemoryDoc = graphql(`
+  mutation WebCorrectMemory($input: CorrectMemoryInput!) {
+    correctMemory(input: $input) { memory { id content } }
+  }
+`);
+
+export const ForgetMemoryDoc = graphql(`
+  mutation WebForgetMemory($input: ForgetMemoryInput!) {
+    forgetMemory(input: $input) { approval { ...WebApproval } }
+  }
+`);
+
+export const ObjectCardFields = graphql(`
+  fragment WebObjectCard on WorkspaceObject {
+    id
+    kind
+    name
+    currentVersion
+    updatedAt
+    current { file { path mime width height } provenance }
+  }
+`);
+
+export const ObjectDetailFields = graphql(`
+  fragment WebObjectDetail on WorkspaceObject {
+    ...WebObjectCard
+    content
+    current { markdown }
+    versions(first: 50) { edges { node { version createdAt summary author { kind user { name } task { title } } } } }
+  }
+`);
+
+export const ObjectsDoc = graphql(`
+  query WebObjects($workspaceId: ID!, $kind: ObjectKind) {
+    workspace(id: $workspaceId) {
+      id
+      objects(kind: $kind, first: 60) { edges { node { ...WebObjectCard } } }
+    }
+  }
+`);
+
+export const ObjectDoc = graphql(`
+  query WebObject($id: ID!) {
+    node(id: $id) {
+      __typename
+      ... on WorkspaceObject { ...WebObjectDetail }
+    }
+  }
+`);
+
+export const UpdateObjectDoc = graphql(`
+  mutation WebUpdateObject($input: UpdateObjectInput!) {
+    updateObject(input: $input) { object { id currentVersion content } }
   }
 `);
