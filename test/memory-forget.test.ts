@@ -1,6 +1,6 @@
 // Forgetting: revoking a source removes every derived fact, summary sentence, index row, embedding
 // and profile entry (a token unique to it is found in no table), shared support, undoing a
-// supersession, the seed's navy → navy-and-cream example, no collateral damage, cached prefixes
+// supersession, the navy → navy-and-cream example, no collateral damage, cached prefixes
 // and the agent's own earlier replies, and the confirmation card.
 //
 // What the "any table" scan excludes, and why: the chat history of the original message — its

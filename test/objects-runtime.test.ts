@@ -1,5 +1,5 @@
 // The agent in the shared workspace, driven by a scripted model through the real runtime: the
-// seed's sequence (agent reads v3, a person saves v4, the agent's v3-based write is refused with
+// stale-write sequence (agent reads v3, a person saves v4, the agent's v3-based write is refused with
 // CONFLICT, the agent re-reads v4 and succeeds), change notices reaching exactly one step's
 // context, edits never waking a task, and idempotent tool writes.
 import assert from 'node:assert/strict';

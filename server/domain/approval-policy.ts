@@ -1,5 +1,5 @@
 // Whether a paid action may run now, as a pure function of persisted state. Three separate settings
-// decide (ARCHITECTURE §5): the confirmation-free amounts (per action, per day), the plan budget a
+// decide: the confirmation-free amounts (per action, per day), the plan budget a
 // person approved, and the autonomy level; a fourth, the task's budget cap, is a hard stop that no
 // approval overrides. The model never appears here: only a person's recorded decision counts.
 

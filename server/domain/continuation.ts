@@ -1,4 +1,4 @@
-// The continuation decision (seed §8.2, figure 9): after every turn the runtime — not the fact
+// The continuation decision: after every turn the runtime — not the fact
 // that the model stopped talking — decides from persisted state whether the task goes on. Pure;
 // journal.ts gathers the inputs in the turn's final transaction and applies the result, and every
 // decision is recorded as a CONTINUATION_DECIDED event with its reason.

@@ -1,5 +1,5 @@
 // What the platform can actually do, so a plan is checked against reality before any money is
-// spent (seed §10.1): the generation kinds the configured provider offers, their inputs, limits and
+// spent: the generation kinds the configured provider offers, their inputs, limits and
 // prices, plus the non-paid step kinds. Guides are short, on-demand know-how loaded into the
 // worker's context only when the task is about their subject.
 import type { GenerationKind, GenerationProvider } from '../generation/types.ts';

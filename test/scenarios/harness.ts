@@ -1,4 +1,4 @@
-// Scenario runs (seed §11.2): a scripted user talks to the real product — GraphQL over HTTP, the
+// Scenario runs: a scripted user talks to the real product — GraphQL over HTTP, the
 // router, the durable runtime with a worker, the simulated provider — and is scored on what a
 // person would feel: "continue" messages they had to send, needless confirmations, duplicate
 // generations, misrouted messages, stale object reads, forked copies of one work, lost wake-ups and
