@@ -1,0 +1,172 @@
+// The next step of a flow, decided from the checklist and the conversation: plan, ask about a
+// declined plan, re-open what a change of direction touches, generate, stop at checkpoints, write
+// documents, deliver.
+import type { BaseMessage } from '@langchain/core/messages';
+import { messageText } from '../types.ts';
+import { parseChecklist, type Item } from './checklist.ts';
+import { classify } from './classify.ts';
+import { CHANGE, isUserText, safeJson, TAG } from './conversation.ts';
+import { documentText, writtenDocument, type DocResult } from './documents.ts';
+
+export type FlowCall = { name: string; args: Record<string, unknown> };
+export type FlowReply = { content: string; calls: FlowCall[] };
+
+const GENERATION = new Set(['IMAGE', 'VIDEO', 'AUDIO', 'MODEL_3D']);
+const TOOL_FOR: Record<string, string> = { IMAGE: 'generate_image', VIDEO: 'generate_video', AUDIO: 'generate_audio', MODEL_3D: 'generate_3d_model' };
+
+/**
+ * The next step of a flow, or null when the rules have nothing to say (the caller falls back to
+ * its plain offline answer).
+ */
+export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: readonly string[]): FlowReply | null {
+  if (!toolNames.includes('plan_checklist')) return null;
+  const texts = messages.map((m) => ({ type: m.type, text: messageText(m) }));
+  const brief = texts.find((m) => m.type === 'human' && m.text.startsWith('Task:'))?.text ?? '';
+  const stateText = [...texts].reverse().find((m) => m.type === 'human' && m.text.startsWith('[task state]'))?.text ?? '';
+  const items = parseChecklist(stateText);
+  const lastAi = texts.map((m) => m.type).lastIndexOf('ai');
+  const since = texts.slice(lastAi + 1);
+  const userWords = texts.filter((m) => m.type === 'human' && isUserText(m.text)).map((m) => m.text.replace(/^\[[^\]]+\]\s*/, ''));
+  const freshUser = since.filter((m) => m.type === 'human' && isUserText(m.text)).map((m) => m.text);
+  const toolResults = since.filter((m) => m.type === 'tool').map((m) => safeJson(m.text));
+  const subject = (brief.match(/^Task: (.*)$/m)?.[1] ?? '').trim();
+  const goal = (brief.match(/^Goal: (.*)$/m)?.[1] ?? '').trim();
+  const revisions = texts.filter((m) => m.type === 'human' && (/^\[revise from the user\]/.test(m.text) || (isUserText(m.text) && CHANGE.test(m.text))));
+  const direction = revisions.length ? revisions.at(-1)!.text.replace(/^\[[^\]]+\]\s*/, '') : null;
+
+  // 1. No plan yet: plan one from the request, if the rules recognise it.
+  if (!items || items.length === 0) {
+    if (toolResults.some((r) => r?.status === 'FAILED')) return null; // the plan was refused: answer plainly
+    // The user's first message (the goal) says what is asked; the title and later words if it does not.
+    const plan = classify(goal) ?? classify(subject) ?? classify(userWords.join(' '));
+    if (!plan) return null;
+    return {
+      content: `${TAG} Planning: ${plan.kind.replace(/-/g, ' ')}, from fixed rules.`,
+      calls: [{ name: 'plan_checklist', args: { items: plan.items, reason: `offline plan (${plan.kind})` } }],
+    };
+  }
+
+  // 2. A declined plan: ask what to change instead of guessing.
+  const declined = toolResults.find((r) => r?.status === 'DONE' && (r.result as { status?: string })?.status === 'REJECTED');
+  if (declined) {
+    return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'ADJUST', question: `${TAG} The plan was declined. What should I change?` } }] };
+  }
+
+  // 3. A change of direction just arrived: re-open the generated steps it touches.
+  if (freshUser.some((t) => /^\[revise from the user\]/.test(t) || CHANGE.test(t))) {
+    // Generated steps, and a document this task wrote (the storyboard follows the new direction too).
+    const touched = items.filter(
+      (i) => (GENERATION.has(i.kind) && (i.status === 'DONE' || i.status === 'IN_PROGRESS' || i.ordered > 0) && !/candidate/i.test(i.title)) || (i.kind === 'DOCUMENT' && i.status === 'DONE'),
+    );
+    if (touched.length) {
+      const ids = new Set(touched.map((i) => i.id));
+      return {
+        content: `${TAG} Change of direction: re-opening ${touched.map((i) => i.title).join(', ')}.`,
+        calls: [
+          {
+            name: 'plan_checklist',
+            args: {
+              items: items.map((i) => ({ id: i.id, title: i.title, kind: i.kind, count: i.count, ...(ids.has(i.id) ? { reopen: true } : {}) })),
+              reason: `change of direction: ${direction ?? 'revised'}`.slice(0, 500),
+            },
+          },
+        ],
+      };
+    }
+  }
+
+  const open = items.filter((i) => i.status === 'TODO' || i.status === 'IN_PROGRESS');
+  if (open.length === 0) {
+    const done = items.filter((i) => i.status === 'DONE');
+    return {
+      content: `${TAG} All steps are done.`,
+      calls: [{ name: 'complete_task', args: { summary: `${TAG} Delivered: ${done.map((i) => `${i.title}${i.results.length ? ` (${i.results.join(', ')})` : ''}`).join('; ')}` } }],
+    };
+  }
+  const first = open[0]!;
+  const chosen = texts
+    .filter((m) => m.type === 'tool')
+    .map((m) => safeJson(m.text)?.result as { decision?: string; choice?: string | null; choiceLabel?: string | null } | undefined)
+    .filter((r) => r?.decision === 'APPROVED' && r.choice)
+    .map((r) => r!.choiceLabel ?? r!.choice)
+    .at(-1);
+  const style = chosen ? ` — in the look of ${chosen}` : '';
+  const dir = direction ? ` — ${direction}` : '';
+
+  if (GENERATION.has(first.kind)) {
+    // This step and the open generation steps right after it (no checkpoint between) go together.
+    const batch: Item[] = [];
+    for (const i of open.slice(open.indexOf(first))) {
+      // Same kind only: a step of another kind may build on this one (a video from the image).
+      if (!GENERATION.has(i.kind) || i.needsUser || (batch.length && i.kind !== batch[0]!.kind)) break;
+      if (batch.length && i.n !== batch.at(-1)!.n + 1) break;
+      batch.push(i);
+    }
+    const calls: FlowCall[] = [];
+    for (const i of batch) {
+      // Results already ordered (still generating) count: never order the same result twice.
+      const missing = Math.max(0, i.count - Math.max(i.results.length, i.ordered));
+      for (let k = 0; k < missing; k++) {
+        const variant = i.count > 1 ? ` (variant ${i.results.length + k + 1} of ${i.count})` : '';
+        // Consistency: a later generation starts from the pick of the latest earlier checkpoint (the
+        // chosen candidate), else from the latest earlier result (e.g. the cat photo).
+        const earlier = [...items].reverse().filter((p) => p.n < i.n && p.results.length);
+        const ref = (earlier.find((p) => p.kind === 'CHECKPOINT') ?? earlier.find((p) => GENERATION.has(p.kind)))?.results[0];
+        calls.push({
+          name: TOOL_FOR[i.kind]!,
+          args: { prompt: `${subject}: ${i.title}${variant}${style}${dir}`.slice(0, 4000), checklistItemId: i.id, ...(ref ? { referenceId: ref } : {}) },
+        });
+      }
+    }
+    if (calls.length) return { content: `${TAG} Generating ${batch.map((i) => i.title).join(', ')}.`, calls };
+  }
+  if (first.kind === 'CHECKPOINT') {
+    const candidates = [...items].reverse().find((i) => i.n < first.n && GENERATION.has(i.kind) && i.results.length >= 2);
+    if (candidates) {
+      return {
+        content: TAG,
+        calls: [
+          {
+            name: 'ask_user',
+            args: {
+              kind: 'CHOOSE',
+              question: `${TAG} ${first.title}: which one should the rest follow?`,
+              itemId: first.id,
+              options: candidates.results.map((r, k) => ({ id: `c${k + 1}`, label: `Candidate ${k + 1}`, objectId: r.startsWith('object:') ? r.slice(7) : null })),
+            },
+          },
+        ],
+      };
+    }
+    return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'CONFIRM', question: `${TAG} ${first.title} — shall I go on?`, itemId: first.id } }] };
+  }
+  if (first.kind === 'DOCUMENT') {
+    const done: FlowCall = { name: 'update_checklist', args: { itemId: first.id, status: 'DONE', evidence: `${TAG} written from a template` } };
+    const docId = writtenDocument(texts);
+    if (!docId || !toolNames.includes('read_object') || !toolNames.includes('edit_document')) {
+      const text = documentText(first.title, subject, direction);
+      const write: FlowCall = toolNames.includes('create_document')
+        ? { name: 'create_document', args: { name: `${first.title} — ${subject}`.slice(0, 200), markdown: text } }
+        : { name: 'add_note', args: { text: text.slice(0, 2000) } };
+      return { content: `${TAG} Writing the ${first.title.toLowerCase()} from a template.`, calls: [write, done] };
+    }
+    // The step was re-opened (a change of direction) and its document exists: one document, read
+    // before it is written, and only the direction line changed (others' edits are kept).
+    const last = toolResults.at(-1)?.result as DocResult | undefined;
+    if (last?.ok && last.objectId === docId && last.content === undefined) {
+      return { content: `${TAG} The ${first.title.toLowerCase()} follows the new direction.`, calls: [{ ...done, args: { ...done.args, evidence: `${TAG} updated for the new direction` } }] };
+    }
+    if (last?.ok && last.objectId === docId && typeof last.content?.markdown === 'string') {
+      const markdown = last.content.markdown;
+      const lines = markdown.split('\n').filter((l) => l.startsWith('Direction:'));
+      const next = `Direction: ${direction ?? 'as briefed'}`;
+      const call: FlowCall =
+        lines.length === 1 && markdown.split(lines[0]!).length === 2
+          ? { name: 'edit_document', args: { objectId: docId, baseVersion: last.version, edits: [{ find: lines[0]!, replace: next }] } }
+          : { name: 'write_object', args: { objectId: docId, baseVersion: last.version, content: { markdown: `${markdown.trimEnd()}\n\n${next}\n` } } };
+      return { content: `${TAG} Updating the ${first.title.toLowerCase()} for the new direction.`, calls: [call] };
+    }
+    return { content: `${TAG} Reading the ${first.title.toLowerCase()} before changing it.`, calls: [{ name: 'read_object', args: { objectId: docId } }] };
+  }
+  return { content: TAG, calls: [{ name: 'update_checklist', args: { itemId: first.id, status: 'DONE', evidence: `${TAG} nothing to generate for this step` } }] };
+}
