@@ -14,8 +14,8 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
 import { ensureDatabase, migrate, reachable } from './db/migrate.ts';
 import { createLogger } from './log.ts';
 import { replayTask } from './runtime/replay.ts';
-import { createToken } from './services/tokens/create-token.ts';
-import { revokeToken } from './services/tokens/revoke-token.ts';
+import { createToken } from './auth/create-token.ts';
+import { revokeToken } from './auth/revoke-token.ts';
 import { initWorkspace } from './services/workspaces/init-workspace.ts';
 
 async function main() {

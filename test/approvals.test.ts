@@ -18,7 +18,7 @@ import { paidActionGate } from '../server/store/approvals/paid-action-gate.ts';
 import { decidePaidAction, type PaidActionContext } from '../server/domain/approval-policy.ts';
 import { createTask } from '../server/services/tasks/create-task.ts';
 import { signalTask } from '../server/services/tasks/signal-task.ts';
-import { createToken } from '../server/services/tokens/create-token.ts';
+import { createToken } from '../server/auth/create-token.ts';
 import { graphql } from './gql/index.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { gql, gqlOk, toGlobalId } from './helpers/clients.ts';

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { buildWorkerInput } from '../server/runtime/context.ts';
 import { extractEvidence, extractPending } from '../server/services/memory/extract-memories.ts';
 import { recordEvidence } from '../server/services/memory/store.ts';
-import { createToken } from '../server/services/tokens/create-token.ts';
+import { createToken } from '../server/auth/create-token.ts';
 import { graphql } from './gql/index.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { gql, gqlOk, toGlobalId } from './helpers/clients.ts';

@@ -150,7 +150,7 @@ describe('the offline router', () => {
   test('the router input does not grow with the number of tasks (1,000 tasks)', async () => {
     const big = await t.app.deps.prisma.workspace.create({ data: { name: 'Big', slug: 'big' } });
     await t.app.deps.prisma.membership.create({ data: { workspaceId: big.id, userId: t.a.ownerId, role: 'OWNER' } });
-    const { createToken } = await import('../server/services/tokens/create-token.ts');
+    const { createToken } = await import('../server/auth/create-token.ts');
     const tok = (await createToken(t.app.deps.prisma, { workspaceId: big.id, userId: t.a.ownerId, name: 'big', scopes: ['READ', 'WRITE'] })).token;
     const sizes: number[] = [];
     for (const total of [10, 1000]) {

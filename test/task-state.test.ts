@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decideTransition, TASK_STATUSES, TERMINAL_STATUSES, type TaskTransition } from '../server/domain/task-status.ts';
 import { transitionTask } from '../server/services/tasks/transition-task.ts';
-import { createToken } from '../server/services/tokens/create-token.ts';
+import { createToken } from '../server/auth/create-token.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { gql, gqlOk, toGlobalId } from './helpers/clients.ts';
 import { CreateTask, SignalTask, TaskEventsPage, WorkspaceTasks } from './helpers/documents.ts';

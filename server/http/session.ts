@@ -10,7 +10,7 @@ import { hashToken, parseBearer } from '../auth/tokens.ts';
 import { authenticateToken } from '../auth/viewer.ts';
 import type { Deps } from '../services/deps.ts';
 import { AppError, isAppError } from '../errors.ts';
-import { createToken } from '../services/tokens/create-token.ts';
+import { createToken } from '../auth/create-token.ts';
 import { earliest } from '../auth/viewer.ts';
 import type { Credential } from './credential.ts';
 import { isTrustedOrigin } from './origins.ts';

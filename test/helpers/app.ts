@@ -4,7 +4,7 @@ import { createApp, type App, type AppOptions } from '../../server/app.ts';
 import type { RunningServer } from '../../server/http/server.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { createLogger } from '../../server/log.ts';
-import { createToken } from '../../server/services/tokens/create-token.ts';
+import { createToken } from '../../server/auth/create-token.ts';
 import { initWorkspace } from '../../server/services/workspaces/init-workspace.ts';
 import { createTestDatabase } from './db.ts';
 

@@ -1,9 +1,9 @@
 // Revokes a token and every web session exchanged from it, in one statement. Authentication also
 // checks a session's parent (auth/viewer.ts), so a session can never outlive its token even if
 // this cascade were skipped; live WebSockets notice within one re-check interval (http/server.ts).
-import type { PrismaClient } from '../../db/client.ts';
-import { hashToken } from '../../auth/tokens.ts';
-import { notFound } from '../../errors.ts';
+import type { PrismaClient } from '../db/client.ts';
+import { hashToken } from './tokens.ts';
+import { notFound } from '../errors.ts';
 
 /** `token` is the secret itself or the prefix shown in token lists (at least 8 characters). */
 export async function revokeToken(prisma: PrismaClient, token: string): Promise<{ revoked: number }> {

@@ -1,10 +1,10 @@
 // Issues a token for a member of a workspace. Scopes are those asked for; a VIEWER member only ever
 // gets READ (the role caps the scopes at every request anyway, see auth/access.ts).
 import { z } from 'zod';
-import { generateToken } from '../../auth/tokens.ts';
-import type { PrismaClient } from '../../db/client.ts';
-import { notFound } from '../../errors.ts';
-import { parseInput } from '../validate.ts';
+import { generateToken } from './tokens.ts';
+import type { PrismaClient } from '../db/client.ts';
+import { notFound } from '../errors.ts';
+import { parseInput } from '../services/validate.ts';
 
 export const CreateTokenInput = z.object({
   workspaceId: z.string().uuid(),
