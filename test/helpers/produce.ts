@@ -1,5 +1,6 @@
 import { transactWithEvents } from '../../server/channel/unit-of-work.ts';
 import type { Deps } from '../../server/services/deps.ts';
+import { waitFor } from './wait.ts';
 
 /** Appends `count` events, one transaction each, round-robin over the tasks, yielding between. */
 export async function produce(
@@ -21,13 +22,12 @@ export async function produce(
   return n;
 }
 
-/** Polls `check` until it returns true (for state outside any stream, e.g. counters). */
+/**
+ * Waits until `check` holds (for state outside any stream, e.g. counters): `waitFor` from wait.ts,
+ * the one polling helper, under the name most tests know it by.
+ */
 export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitFor(check, what, { timeoutMs });
 }
 
 export const decodeCursor = (c: string) => {
