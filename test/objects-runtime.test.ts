@@ -62,7 +62,7 @@ before(async () => {
 });
 after(async () => t.close());
 
-test("the seed's sequence: agent reads v3, person saves v4, the v3-based write is refused, the agent re-reads v4 and succeeds; the notice reaches one step once", async () => {
+test("a stale write: agent reads v3, person saves v4, the v3-based write is refused, the agent re-reads v4 and succeeds; the notice reaches one step once", async () => {
   const c = await createObject(t.app.deps, viewer, { workspaceId: t.a.workspaceId, kind: 'DOCUMENT', name: 'Storyboard', content: { markdown: '# Shot 1\nbeach\n' } });
   docId = c.object.id;
   await updateObject(t.app.deps, viewer, { objectId: docId, baseVersion: 1, content: { markdown: '# Shot 1\nbeach\n# Shot 2\ndunes\n' } });
