@@ -1,6 +1,6 @@
 // Composition root: builds the dependencies for one database and starts/stops them in order.
 // Used by main.ts, the CLI and the tests.
-import { EventHub } from './channel/hub.ts';
+import { createLiveFeeds } from './channel/live-feeds.ts';
 import { EventNotifier } from './channel/notifier.ts';
 import type { Config } from './config.ts';
 import { createPrisma } from './db/client.ts';
@@ -35,7 +35,6 @@ import { builtinTools } from './runtime/tools/builtin.ts';
 import { checklistTools } from './runtime/tools/checklist.ts';
 import { loadCapabilities } from './runtime/capabilities.ts';
 import { objectTools } from './runtime/tools/objects.ts';
-import { ObjectFeed } from './services/objects/feed.ts';
 import { ToolRegistry } from './runtime/tools/registry.ts';
 import type { ToolDef } from './runtime/tools/types.ts';
 import { startWorker, type WorkerHandle } from './runtime/worker.ts';
@@ -106,12 +105,10 @@ export async function createApp(config: Config, connectionString: string, opts: 
   const log = opts.log ?? createLogger(config.logLevel);
   const prisma = createPrisma(connectionString);
   const notifier = new EventNotifier(prisma, log);
-  const hub = new EventHub({ prisma, connectionString, log, pollMs: config.eventPollMs });
-  notifier.onLocal((w, p) => hub.wake(w, p));
+  // One LISTEN connection, reconnect loop and safety poll for every live feed of this process.
+  const feeds = createLiveFeeds({ prisma, connectionString, log, pollMs: config.eventPollMs, notifier });
   const scheduler = new Scheduler(connectionString, log, { expireInSeconds: config.runtime.queueExpireSeconds, retryLimit: config.runtime.queueRetryLimit });
-  await hub.start();
-  const objectFeed = new ObjectFeed({ prisma, connectionString, log, pollMs: config.eventPollMs });
-  await objectFeed.start();
+  await feeds.start();
   await scheduler.start();
   await ensureMemoryQueue(scheduler.boss, opts.memory?.retryDelaySeconds);
   const plugin = await loadRuntimePlugin(config.runtime.plugin);
@@ -158,7 +155,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
     { timeoutMs: opts.memory?.timeoutMs ?? config.memory?.timeoutMs ?? 300, retrievalDelayMs: opts.memory?.retrievalDelayMs },
   );
   runtime.memory = memoryContext;
-  const deps: Deps = { config, prisma, notifier, hub, log, scheduler, runtime, embedder, jobs, memory: { ...memory, context: memoryContext }, objectFeed };
+  const deps: Deps = { config, prisma, notifier, hub: feeds.events, log, scheduler, runtime, embedder, jobs, memory: { ...memory, context: memoryContext }, objectFeed: feeds.objects, listener: feeds.listener };
   const yoga = createGraphQLServer(deps);
   const servers: RunningServer[] = [];
   const workers: WorkerHandle[] = [];
@@ -197,8 +194,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
       for (const w of workers.splice(0)) await w.stop();
       for (const s of servers.splice(0)) await s.close();
       await scheduler.stop();
-      await hub.stop();
-      await objectFeed.stop();
+      await feeds.stop();
       await notifier.drain();
       await prisma.$disconnect();
     },

@@ -1,38 +1,54 @@
-// Wakes event listeners after commit. NOTIFY inside every appending transaction would serialise all
-// commits on PostgreSQL's global notify lock (../shared/STACK.md), so instead each process coalesces
-// the workspaces it appended to and sends one pg_notify per flush, outside any transaction.
+// Wakes feed listeners after commit, for every feed (the event log, object changes). NOTIFY inside
+// a writing transaction would serialise all commits on PostgreSQL's global notify lock, so instead
+// each process coalesces, per channel, the keys (workspaces) its commits advanced and sends them in
+// one statement per flush, outside any transaction. A burst of commits therefore costs a few
+// notifications, not one each: while a flush is in flight the next one gathers everything
+// committed meanwhile.
 // A notification is only a hint ("workspace W has reached position P"); content is always read from
-// the database. If a process dies between commit and notify, hubs catch up on their safety poll.
+// the database. If a process dies between commit and notify, listeners catch up on their safety poll.
 import type { PrismaClient } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 
+/** The event log's channel: task events by workspace position. */
 export const EVENTS_CHANNEL = 'atelier_events';
+/** The object change feed's channel: object_changes by workspace position. */
+export const OBJECTS_CHANNEL = 'atelier_objects';
+export type FeedChannel = typeof EVENTS_CHANNEL | typeof OBJECTS_CHANNEL;
+
 const MAX_PAYLOAD = 7900; // PostgreSQL's NOTIFY payload limit is 8000 bytes
 
-export type LocalWake = (workspaceId: string, position: number) => void;
+export type LocalWake = (channel: FeedChannel, key: string, position: number) => void;
 
 export class EventNotifier {
-  private pending = new Map<string, number>();
+  private pending = new Map<FeedChannel, Map<string, number>>();
   private scheduled = false;
   private flushing: Promise<void> = Promise.resolve();
   private readonly localListeners = new Set<LocalWake>();
+  /** Counters for tests: statements sent and notifications in them. */
+  readonly stats = { flushes: 0, notifications: 0 };
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly log: Logger,
   ) {}
 
-  /** In-process listeners (this process's hub) are woken directly, without a round trip. */
+  /** In-process listeners (this process's feeds) are woken directly, without a round trip. */
   onLocal(fn: LocalWake): () => void {
     this.localListeners.add(fn);
     return () => this.localListeners.delete(fn);
   }
 
-  /** Call after the transaction that appended up to `position` in `workspaceId` has committed. */
-  committed(workspaceId: string, position: number): void {
-    for (const fn of this.localListeners) fn(workspaceId, position);
-    const prev = this.pending.get(workspaceId);
-    if (prev === undefined || position > prev) this.pending.set(workspaceId, position);
+  /**
+   * Call after the transaction that advanced `channel`'s feed of `key` up to `position` has
+   * committed — never before: a listener woken early would read before the rows are visible, and
+   * take nothing until the next wake-up.
+   */
+  committed(channel: FeedChannel, key: string, position: number): void {
+    for (const fn of this.localListeners) fn(channel, key, position);
+    let keys = this.pending.get(channel);
+    if (!keys) this.pending.set(channel, (keys = new Map()));
+    const prev = keys.get(key);
+    if (prev === undefined || position > prev) keys.set(key, position);
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => {
@@ -53,28 +69,38 @@ export class EventNotifier {
 
   private async flush(): Promise<void> {
     if (this.pending.size === 0) return;
-    const entries = [...this.pending];
-    this.pending.clear();
-    const chunks: string[] = [];
-    let cur = '';
-    for (const [w, p] of entries) {
-      const item = `${w}:${p}`;
-      if (cur.length + item.length + 1 > MAX_PAYLOAD) {
-        chunks.push(cur);
-        cur = '';
-      }
-      cur = cur ? `${cur},${item}` : item;
+    const pending = this.pending;
+    this.pending = new Map();
+    const params: string[] = [];
+    for (const [channel, keys] of pending) {
+      for (const payload of chunk([...keys].map(([k, p]) => `${k}:${p}`))) params.push(channel, payload);
     }
-    if (cur) chunks.push(cur);
-    for (const c of chunks) {
-      try {
-        await this.prisma.$executeRawUnsafe(`SELECT pg_notify('${EVENTS_CHANNEL}', $1)`, c);
-      } catch (e) {
-        // Not fatal: listeners' safety poll will pick the events up.
-        this.log.warn('event notify failed', { error: (e as Error).message });
-      }
+    // Every channel's notifications in one round trip.
+    const calls = Array.from({ length: params.length / 2 }, (_, i) => `pg_notify($${2 * i + 1}, $${2 * i + 2})`);
+    try {
+      await this.prisma.$executeRawUnsafe(`SELECT ${calls.join(', ')}`, ...params);
+      this.stats.flushes++;
+      this.stats.notifications += calls.length;
+    } catch (e) {
+      // Not fatal: listeners' safety poll will pick the rows up.
+      this.log.warn('feed notify failed', { error: (e as Error).message });
     }
   }
+}
+
+/** Comma-separated `key:position` items, split to fit NOTIFY's payload limit. */
+function chunk(items: string[]): string[] {
+  const chunks: string[] = [];
+  let cur = '';
+  for (const item of items) {
+    if (cur && cur.length + item.length + 1 > MAX_PAYLOAD) {
+      chunks.push(cur);
+      cur = '';
+    }
+    cur = cur ? `${cur},${item}` : item;
+  }
+  if (cur) chunks.push(cur);
+  return chunks;
 }
 
 export function parseNotification(payload: string | undefined): [string, number][] {

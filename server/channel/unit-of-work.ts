@@ -1,13 +1,22 @@
 // A transaction that changes state and appends the events describing it, atomically. Events are
 // buffered while the body runs and appended at its end (append.ts holds the workspace row lock
-// until commit, so it goes last); after commit the notifier wakes listeners.
+// until commit, so it goes last); after commit the notifier wakes listeners. This is the one
+// notify rule for every feed: a transaction that advances another feed (object changes) reports it
+// through `emit.advanced`, and is notified after commit in the same way, coalesced with the rest.
 import type { Tx } from '../db/client.ts';
 import type { PrismaClient } from '../db/client.ts';
 import { appendEvents } from './append.ts';
-import type { EventNotifier } from './notifier.ts';
+import { EVENTS_CHANNEL, type EventNotifier, type FeedChannel } from './notifier.ts';
 import type { EventRow, NewEvent } from './types.ts';
 
-export type Emit = (taskId: string, event: NewEvent) => void;
+/** Appends `event` to the task's log at the end of the transaction. */
+export type Emit = ((taskId: string, event: NewEvent) => void) & {
+  /**
+   * The transaction moved `channel`'s feed of `key` (a workspace) to `position`, under the feed
+   * head's row lock: its listeners are woken after commit, never by a NOTIFY inside the transaction.
+   */
+  advanced(channel: FeedChannel, key: string, position: number): void;
+};
 export type UowDeps = { prisma: PrismaClient; notifier: EventNotifier };
 
 // PostgreSQL resolves a deadlock or serialization conflict by aborting one transaction: the body is
@@ -23,8 +32,16 @@ const MAX_ATTEMPTS = 6;
 export async function appendNow(deps: UowDeps, taskId: string, events: NewEvent[]): Promise<EventRow[]> {
   const rows = await appendEvents(deps.prisma, taskId, events);
   const last = rows.at(-1);
-  if (last) deps.notifier.committed(last.workspaceId, last.position);
+  if (last) deps.notifier.committed(EVENTS_CHANNEL, last.workspaceId, last.position);
   return rows;
+}
+
+type Heads = Map<FeedChannel, Map<string, number>>;
+
+function raise(heads: Heads, channel: FeedChannel, key: string, position: number): void {
+  let keys = heads.get(channel);
+  if (!keys) heads.set(channel, (keys = new Map()));
+  keys.set(key, Math.max(keys.get(key) ?? 0, position));
 }
 
 export async function transactWithEvents<T>(
@@ -36,11 +53,15 @@ export async function transactWithEvents<T>(
       const out = await deps.prisma.$transaction(
         async (tx) => {
           const pending = new Map<string, NewEvent[]>();
-          const emit: Emit = (taskId, event) => {
-            const list = pending.get(taskId);
-            if (list) list.push(event);
-            else pending.set(taskId, [event]);
-          };
+          const advanced: Heads = new Map();
+          const emit: Emit = Object.assign(
+            (taskId: string, event: NewEvent) => {
+              const list = pending.get(taskId);
+              if (list) list.push(event);
+              else pending.set(taskId, [event]);
+            },
+            { advanced: (channel: FeedChannel, key: string, position: number) => raise(advanced, channel, key, position) },
+          );
           const value = await body(tx, emit);
           const events: EventRow[] = [];
           let order = [...pending.keys()];
@@ -59,14 +80,15 @@ export async function transactWithEvents<T>(
           for (const taskId of order) {
             events.push(...(await appendEvents(tx, taskId, pending.get(taskId)!)));
           }
-          return { value, events };
+          return { value, events, advanced };
         },
         { maxWait: 10_000, timeout: 30_000 },
       );
-      const heads = new Map<string, number>();
-      for (const e of out.events) heads.set(e.workspaceId, Math.max(heads.get(e.workspaceId) ?? 0, e.position));
-      for (const [w, p] of heads) deps.notifier.committed(w, p);
-      return out;
+      // Committed: now, and only now, wake listeners (one wake-up per feed and workspace).
+      const heads = out.advanced;
+      for (const e of out.events) raise(heads, EVENTS_CHANNEL, e.workspaceId, e.position);
+      for (const [channel, keys] of heads) for (const [key, position] of keys) deps.notifier.committed(channel, key, position);
+      return { value: out.value, events: out.events };
     } catch (e) {
       if (attempt < MAX_ATTEMPTS && RETRYABLE.test(String((e as Error)?.message ?? e))) {
         await new Promise((r) => setTimeout(r, Math.random() * 25 * attempt));

@@ -1,6 +1,8 @@
 // The process's dependencies, built once in main.ts (or a test) and passed to every service.
-import type { EventHub } from '../channel/hub.ts';
+import type { EventFeed } from '../channel/event-feed.ts';
+import type { FeedListener } from '../channel/listener.ts';
 import type { EventNotifier } from '../channel/notifier.ts';
+import type { ObjectChangeFeed } from '../channel/object-feed.ts';
 import type { Config } from '../config.ts';
 import type { PrismaClient } from '../db/client.ts';
 import type { JobDeps } from '../generation/jobs.ts';
@@ -10,13 +12,13 @@ import type { RuntimeDeps } from '../runtime/deps.ts';
 import type { Scheduler } from '../store/scheduler.ts';
 import type { MemoryDeps } from './memory/extract-memories.ts';
 import type { MemoryWorkerContext } from './memory/worker-context.ts';
-import type { ObjectFeed } from './objects/feed.ts';
 
 export type Deps = {
   config: Config;
   prisma: PrismaClient;
   notifier: EventNotifier;
-  hub: EventHub;
+  /** Live task and workspace event streams. */
+  hub: EventFeed;
   log: Logger;
   scheduler: Scheduler;
   /** The durable runtime's dependencies (models, tools, options); workers run with these. */
@@ -28,5 +30,7 @@ export type Deps = {
   /** Long-term memory: extraction and the worker's memory context. */
   memory: MemoryDeps & { context: MemoryWorkerContext };
   /** Live workspace object changes (shared workspace). */
-  objectFeed: ObjectFeed;
+  objectFeed: ObjectChangeFeed;
+  /** The process's one LISTEN connection, shared by the live feeds above. */
+  listener: FeedListener;
 };

@@ -1,5 +1,3 @@
-import { closableStream } from '../../channel/hub.ts';
-import { encodeWorkspaceCursor } from '../../channel/cursor.ts';
 import { subscribeTaskEvents, subscribeWorkspaceEvents, subscribeWorkspaceFeed, type FeedItem } from '../../services/events/subscribe-events.ts';
 import { builder } from '../builder.ts';
 import { parseGlobalId, parseOptionalGlobalId } from '../ids.ts';
@@ -11,7 +9,7 @@ builder.objectType(FeedStartedRef, {
   description:
     'The first item of a feed: the exact position it starts after. Store `cursor`: resuming from it (or from any later event\'s cursor) misses nothing.',
   fields: (t) => ({
-    cursor: t.string({ resolve: (s) => encodeWorkspaceCursor(s.workspaceId, s.position) }),
+    cursor: t.exposeString('cursor'),
     resumed: t.exposeBoolean('resumed', { description: 'True when the feed was opened with a cursor; false when it starts at the live head.' }),
   }),
 });
@@ -28,11 +26,8 @@ builder.subscriptionType({
       description:
         'Every stored event of the task with seq > after (default 0), then live ones: in order, with no gap and no duplicate.',
       args: { taskId: t.arg.id({ required: true }), after: t.arg.int({ required: false }) },
-      subscribe: async (_r, args, ctx) => {
-        const taskId = parseGlobalId(String(args.taskId), 'Task', 'taskId');
-        const open = await subscribeTaskEvents(ctx.deps, ctx.viewer, taskId, args.after ?? 0);
-        return closableStream(open, ctx.signal);
-      },
+      subscribe: (_r, args, ctx) =>
+        subscribeTaskEvents(ctx.deps, ctx.viewer, parseGlobalId(String(args.taskId), 'Task', 'taskId'), args.after ?? 0, ctx.signal),
       resolve: (e) => e,
     }),
     workspaceEvents: t.field({
@@ -41,11 +36,8 @@ builder.subscriptionType({
         'Every event of the workspace after the opaque cursor (from TaskEvent.cursor), then live ones: in order, no gap, no duplicate. ' +
         'Without a cursor, only new events (use workspaceFeed to learn the exact starting cursor). workspaceId may be omitted when the cursor or the credential implies it.',
       args: { workspaceId: t.arg.id({ required: false }), after: t.arg.string({ required: false }) },
-      subscribe: async (_r, args, ctx) => {
-        const workspaceId = parseOptionalGlobalId(args.workspaceId, 'Workspace', 'workspaceId') ?? null;
-        const open = await subscribeWorkspaceEvents(ctx.deps, ctx.viewer, workspaceId, args.after ?? null);
-        return closableStream(open, ctx.signal);
-      },
+      subscribe: (_r, args, ctx) =>
+        subscribeWorkspaceEvents(ctx.deps, ctx.viewer, parseOptionalGlobalId(args.workspaceId, 'Workspace', 'workspaceId') ?? null, args.after ?? null, ctx.signal),
       resolve: (e) => e,
     }),
     workspaceFeed: t.field({
@@ -53,11 +45,8 @@ builder.subscriptionType({
       description:
         'Like workspaceEvents, but first a FeedStarted item with the exact cursor the feed starts after — the live head when no cursor is given — then every event after it.',
       args: { workspaceId: t.arg.id({ required: false }), after: t.arg.string({ required: false }) },
-      subscribe: async (_r, args, ctx) => {
-        const workspaceId = parseOptionalGlobalId(args.workspaceId, 'Workspace', 'workspaceId') ?? null;
-        const open = await subscribeWorkspaceFeed(ctx.deps, ctx.viewer, workspaceId, args.after ?? null);
-        return closableStream(open, ctx.signal);
-      },
+      subscribe: (_r, args, ctx) =>
+        subscribeWorkspaceFeed(ctx.deps, ctx.viewer, parseOptionalGlobalId(args.workspaceId, 'Workspace', 'workspaceId') ?? null, args.after ?? null, ctx.signal),
       resolve: (e) => e,
     }),
   }),

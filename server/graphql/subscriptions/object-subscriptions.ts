@@ -1,5 +1,4 @@
 // Live object changes for open editors: replay after the cursor, then live, in feed order.
-import { closableStream } from '../../channel/hub.ts';
 import { subscribeObjectChanges, type ObjectChangeEvent } from '../../services/objects/subscribe-object-changes.ts';
 import { builder } from '../builder.ts';
 import { parseGlobalId } from '../ids.ts';
@@ -29,11 +28,8 @@ builder.subscriptionFields((t) => ({
     description:
       'Object changes of the workspace after the cursor (from ObjectChange.cursor; without one, only new changes), then live ones: in order, no gap, no duplicate.',
     args: { workspaceId: t.arg.id({ required: true }), after: t.arg.string({ required: false }) },
-    subscribe: async (_r, args, ctx) => {
-      const ws = parseGlobalId(String(args.workspaceId), 'Workspace', 'workspaceId');
-      const open = await subscribeObjectChanges(ctx.deps, ctx.viewer, ws, args.after ?? null);
-      return closableStream(open, ctx.signal);
-    },
+    subscribe: (_r, args, ctx) =>
+      subscribeObjectChanges(ctx.deps, ctx.viewer, parseGlobalId(String(args.workspaceId), 'Workspace', 'workspaceId'), args.after ?? null, ctx.signal),
     resolve: (c) => c,
   }),
 }));

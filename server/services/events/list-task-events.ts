@@ -1,6 +1,6 @@
 // The polling fallback: a page of a task's events after a seq.
 import type { Viewer } from '../../auth/viewer.ts';
-import { toRow } from '../../channel/hub.ts';
+import { toRow } from '../../channel/event-feed.ts';
 import type { EventRow } from '../../channel/types.ts';
 import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';

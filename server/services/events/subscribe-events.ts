@@ -1,19 +1,26 @@
 // Opening event streams: authorise first (so a refused subscription fails at subscribe time with a
-// typed error), then hand back a stream factory for the hub.
+// typed error), then hand back the live stream, ready for a transport: its consumer's return()
+// (unsubscribe, socket closed) or the transport's abort signal ends it at once.
 import { defaultWorkspaceId, requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
-import { decodeWorkspaceCursor } from '../../channel/cursor.ts';
+import { decodeWorkspaceCursor, encodeWorkspaceCursor } from '../../channel/cursor.ts';
+import { closableStream } from '../../channel/stream.ts';
 import type { EventRow } from '../../channel/types.ts';
 import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
 
-type StreamFactory = (signal: AbortSignal) => AsyncGenerator<EventRow>;
-
-export async function subscribeTaskEvents(deps: Deps, viewer: Viewer, taskId: string, after: number): Promise<StreamFactory> {
+export async function subscribeTaskEvents(
+  deps: Deps,
+  viewer: Viewer,
+  taskId: string,
+  after: number,
+  /** The transport's own "client went away" signal, when it has one (SSE). */
+  transport?: AbortSignal,
+): Promise<AsyncIterableIterator<EventRow>> {
   if (!Number.isInteger(after) || after < 0) throw badInput('after must be a non-negative integer', { argument: 'after' });
   const task = await loadTaskFor(deps.prisma, viewer, taskId, 'read');
-  return (signal) => deps.hub.taskStream(task.id, task.workspaceId, after, signal);
+  return closableStream((signal) => deps.hub.taskStream(task.id, task.workspaceId, after, signal), transport);
 }
 
 /** Where a workspace stream starts: after the cursor, or at the live head when none is given. */
@@ -33,22 +40,29 @@ export async function subscribeWorkspaceEvents(
   viewer: Viewer,
   workspaceId: string | null,
   after: string | null,
-): Promise<StreamFactory> {
+  transport?: AbortSignal,
+): Promise<AsyncIterableIterator<EventRow>> {
   const { ws, from } = await workspaceStart(deps, viewer, workspaceId, after);
-  return (signal) => deps.hub.workspaceStream(ws, from, signal);
+  return closableStream((signal) => deps.hub.workspaceStream(ws, from, signal), transport);
 }
 
-export type FeedItem = { kind: 'started'; workspaceId: string; position: number; resumed: boolean } | EventRow;
+export type FeedItem = { kind: 'started'; workspaceId: string; position: number; cursor: string; resumed: boolean } | EventRow;
 
 /**
  * The workspace feed: first the exact position the stream starts after (the head at opening when no
  * cursor is given), then every event after it. A client that stores that cursor and resumes from it
  * misses nothing, so "live from now" is exact and resumable.
  */
-export async function subscribeWorkspaceFeed(deps: Deps, viewer: Viewer, workspaceId: string | null, after: string | null) {
+export async function subscribeWorkspaceFeed(
+  deps: Deps,
+  viewer: Viewer,
+  workspaceId: string | null,
+  after: string | null,
+  transport?: AbortSignal,
+): Promise<AsyncIterableIterator<FeedItem>> {
   const { ws, from, resumed } = await workspaceStart(deps, viewer, workspaceId, after);
-  return async function* feed(signal: AbortSignal): AsyncGenerator<FeedItem> {
-    yield { kind: 'started', workspaceId: ws, position: from, resumed };
+  return closableStream(async function* feed(signal: AbortSignal): AsyncGenerator<FeedItem> {
+    yield { kind: 'started', workspaceId: ws, position: from, cursor: encodeWorkspaceCursor(ws, from), resumed };
     yield* deps.hub.workspaceStream(ws, from, signal);
-  };
+  }, transport);
 }

@@ -45,6 +45,6 @@ export const deleteObjectOnApproval: ApprovedActionHandler = async (action, ctx)
   const obj = await lockObject(ctx.tx, ctx.approval.workspaceId, objectId);
   if (obj.deletedAt) return { deleted: true, objectId, alreadyDeleted: true };
   await ctx.tx.workspaceObject.update({ where: { id: obj.id }, data: { deletedAt: new Date(), deletedById: ctx.userId } });
-  await appendFeed(ctx.tx, obj.workspaceId, obj.id, obj.currentVersion, 'DELETED');
+  await appendFeed(ctx.tx, ctx.emit, obj.workspaceId, obj.id, obj.currentVersion, 'DELETED');
   return { deleted: true, objectId, version: obj.currentVersion };
 };

@@ -12,13 +12,12 @@
 //  - Tasks that saw the object (other than the writer) get a change notice; nobody is woken.
 // Lock order: object row → feed head → (events) task rows → workspace row.
 import { createHash } from 'node:crypto';
+import { OBJECTS_CHANNEL } from '../../channel/notifier.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { describeChanges, diffContent, nextNodeVersions, type Changes, type FlowContent, type NodeVersions, type ObjectKind } from '../../domain/object-content.ts';
-
-export const OBJECTS_CHANNEL = 'atelier_objects';
 
 export type ObjectActor =
   | { kind: 'USER'; userId: string }
@@ -62,8 +61,8 @@ export async function lockObject(tx: Tx, workspaceId: string, objectId: string):
   return { id: r.id, workspaceId: r.workspace_id, kind: r.kind, name: r.name, currentVersion: r.current_version, deletedAt: r.deleted_at };
 }
 
-/** Appends to the workspace's object feed (gap-free position) and wakes subscribers on commit. */
-export async function appendFeed(tx: Tx, workspaceId: string, objectId: string, version: number, kind: 'CREATED' | 'UPDATED' | 'DELETED'): Promise<number> {
+/** Appends to the workspace's object feed (gap-free position); subscribers are woken after commit. */
+export async function appendFeed(tx: Tx, emit: Emit, workspaceId: string, objectId: string, version: number, kind: 'CREATED' | 'UPDATED' | 'DELETED'): Promise<number> {
   const rows = await tx.$queryRawUnsafe<{ position: bigint }[]>(
     `WITH h AS (
        INSERT INTO object_feed_heads (workspace_id, position) VALUES ($1::uuid, 1)
@@ -79,10 +78,9 @@ export async function appendFeed(tx: Tx, workspaceId: string, objectId: string, 
     kind,
   );
   const position = Number(rows[0]!.position);
-  // NOTIFY inside the transaction is delivered only on commit (and never for a rollback). Its
-  // commit-time lock serialises notifying transactions, but object writers of a workspace are
-  // already serialised by the feed head lock, so it costs them nothing extra.
-  await tx.$executeRawUnsafe(`SELECT pg_notify('${OBJECTS_CHANNEL}', $1)`, `${workspaceId}:${position}`);
+  // No NOTIFY in the transaction (its commit-time lock would serialise every notifying commit of
+  // the database): the unit of work wakes listeners after commit, coalesced, and never for a rollback.
+  emit.advanced(OBJECTS_CHANNEL, workspaceId, position);
   return position;
 }
 
@@ -172,7 +170,7 @@ export async function createObjectTx(tx: Tx, emit: Emit, spec: CreateSpec): Prom
       payload: { objectId, kind: spec.kind, name: spec.name, version: 1 },
     });
   }
-  await appendFeed(tx, spec.workspaceId, objectId, 1, 'CREATED');
+  await appendFeed(tx, emit, spec.workspaceId, objectId, 1, 'CREATED');
   const object: LockedObject = { id: objectId, workspaceId: spec.workspaceId, kind: spec.kind, name: spec.name, currentVersion: 1, deletedAt: null };
   return { object, version: 1, replayed: false, summary: 'created', changes: {} };
 }
@@ -280,7 +278,7 @@ export async function commitVersionTx(
       payload: { objectId: obj.id, kind: obj.kind, name, fromVersion: obj.currentVersion, version, summary },
     });
   }
-  await appendFeed(tx, obj.workspaceId, obj.id, version, 'UPDATED');
+  await appendFeed(tx, emit, obj.workspaceId, obj.id, version, 'UPDATED');
   return {
     object: { ...obj, name, currentVersion: version },
     version,

@@ -1,10 +1,10 @@
 // bench:jobs's subscriber process (forked by test/bench/jobs.ts): a subscriber in a process other
 // than the one that applies the provider's callbacks, as a browser's API process usually is. It runs
-// an event hub of its own (its own LISTEN connection, woken by the NOTIFY the applying process sends
+// live feeds of its own (its own LISTEN connection, woken by the NOTIFY the applying process sends
 // after commit, reading the log) and follows the workspace from position 0; beside it, a plain LISTEN
 // connection receives the baseline's INSERT … + pg_notify. Receipts are stamped on the monotonic
 // clock (process.hrtime, shared by every process of the machine) and sent to the parent in batches.
-import { EventHub } from '../../../server/channel/hub.ts';
+import { createLiveFeeds } from '../../../server/channel/live-feeds.ts';
 import { createPrisma } from '../../../server/db/client.ts';
 import { createLogger } from '../../../server/log.ts';
 import pg from 'pg';
@@ -26,8 +26,8 @@ const post = (m: SubscriberMessage) => new Promise<void>((r) => process.send!(m,
 
 async function run(job: SubscriberJob) {
   const prisma = createPrisma(job.dbUrl, { max: 4 });
-  const hub = new EventHub({ prisma, connectionString: job.dbUrl, log: createLogger('warn'), pollMs: 1000 });
-  await hub.start();
+  const feeds = createLiveFeeds({ prisma, connectionString: job.dbUrl, log: createLogger('warn'), pollMs: 1000 });
+  await feeds.start();
   const listener = new pg.Client({ connectionString: job.dbUrl });
   await listener.connect();
   let receipts: Receipt[] = [];
@@ -45,7 +45,7 @@ async function run(job: SubscriberJob) {
   }, 50);
   const abort = new AbortController();
   process.once('message', () => abort.abort()); // the parent's "stop"
-  const stream = hub.workspaceStream(job.workspaceId, 0, abort.signal);
+  const stream = feeds.events.workspaceStream(job.workspaceId, 0, abort.signal);
   await post({ type: 'ready' });
   try {
     for await (const e of stream) {
@@ -58,7 +58,7 @@ async function run(job: SubscriberJob) {
     await post({ type: 'events', receipts });
     await post({ type: 'baseline', samples });
     await listener.end();
-    await hub.stop();
+    await feeds.stop();
     await prisma.$disconnect();
   }
 }
