@@ -14,6 +14,7 @@ import type { Prisma } from '../../db/generated/client.ts';
 import { notFound } from '../../errors.ts';
 import { parseInput } from '../validate.ts';
 import { checkIdempotencyKey, claimOf, recordIdempotencyKey } from '../../store/idempotency.ts';
+import { lockMemory } from '../../store/memory/memories.ts';
 import { contentFor, normalizeValue } from './extractor.ts';
 import { embedVersions, ruleExtractor } from './extract-memories.ts';
 import { addSummarySentence, normalizeChain, rebuildProfile, recordEvidence, type EvidenceRow } from './store.ts';
@@ -47,7 +48,7 @@ export async function correctMemory(deps: Deps, viewer: Viewer, raw: z.input<typ
   try {
     result = await deps.prisma.$transaction(
       async (tx) => {
-        await tx.$executeRawUnsafe(`SELECT id FROM memories WHERE id = $1::uuid FOR UPDATE`, target.id);
+        await lockMemory(tx, target.id);
         await recordIdempotencyKey(tx, claim);
         const live = await tx.memoryVersion.findFirst({ where: { memoryId: target.id, status: 'CURRENT' } });
         // A memory forgotten entirely does not exist any more.
@@ -60,7 +61,7 @@ export async function correctMemory(deps: Deps, viewer: Viewer, raw: z.input<typ
                 create: { workspaceId: target.workspaceId, userId: target.userId, taskId: target.taskId, scope: target.scope, scopeKey: target.scopeKey, kind: target.kind, subjectKey: target.subjectKey, origin: 'USER_STATED' },
                 update: {},
               });
-        if (memory.id !== target.id) await tx.$executeRawUnsafe(`SELECT id FROM memories WHERE id = $1::uuid FOR UPDATE`, memory.id);
+        if (memory.id !== target.id) await lockMemory(tx, memory.id);
         const current = memory.id === target.id ? live : await tx.memoryVersion.findFirst({ where: { memoryId: memory.id, status: 'CURRENT' } });
         // The correction takes effect now (and never before the version it replaces).
         const at = new Date(Math.max(Date.now(), (current?.validFrom.getTime() ?? 0) + 1));

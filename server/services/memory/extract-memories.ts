@@ -5,6 +5,8 @@ import type { PrismaClient } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import type { Logger } from '../../log.ts';
 import type { Embedder } from '../../routing/embeddings.ts';
+import { upsertVersionEmbedding } from '../../store/memory/embeddings.ts';
+import { lockEvidence, unextractedEvidence } from '../../store/memory/evidence.ts';
 import { EXTRACTOR_VERSION, extractCandidates, validateCandidates, type Rejection, type SourceKind } from './extractor.ts';
 import { addSummarySentence, applyCandidate, rebuildProfile, type Applied, type EvidenceRow } from './store.ts';
 
@@ -33,7 +35,7 @@ export async function extractEvidence(deps: MemoryDeps, evidenceId: string): Pro
   const raw = first.status === 'ACTIVE' ? await extractor.extract(first.text, first.kind) : [];
   const report = await deps.prisma.$transaction(
     async (tx) => {
-      const ev = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM memory_evidence WHERE id = $1::uuid FOR UPDATE`, evidenceId);
+      const ev = await lockEvidence(tx, evidenceId);
       if (!ev.length) throw new Error(`evidence ${evidenceId} vanished`);
       const again = await tx.memoryExtraction.findUnique({ where: { evidenceId_extractorVersion: { evidenceId, extractorVersion: extractor.version } } });
       if (again) return { evidenceId, status: 'ALREADY_APPLIED' as const, applied: [], rejected: [] };
@@ -85,29 +87,14 @@ export async function embedVersions(deps: MemoryDeps, versionIds: string[]): Pro
     const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
     const vector = v.map((x) => x / n);
     // Only while the version still has content (a concurrent forget wins).
-    await deps.prisma.$executeRawUnsafe(
-      `INSERT INTO memory_embeddings (version_id, model, vector, created_at)
-       SELECT $1::uuid, $2, $3::real[], now() FROM memory_versions WHERE id = $1::uuid AND status <> 'FORGOTTEN'
-       ON CONFLICT (version_id) DO UPDATE SET model = EXCLUDED.model, vector = EXCLUDED.vector`,
-      rows[i]!.id,
-      deps.embedder.model,
-      `{${vector.map((x) => x.toFixed(7)).join(',')}}`,
-    );
+    await upsertVersionEmbedding(deps.prisma, { versionId: rows[i]!.id, model: deps.embedder.model, vector: `{${vector.map((x) => x.toFixed(7)).join(',')}}` });
   }
 }
 
 /** On demand: extracts every evidence of a user in a workspace not yet extracted by this version. */
 export async function extractPending(deps: MemoryDeps, workspaceId: string, userId: string): Promise<ExtractionReport[]> {
   const version = (deps.extractor ?? ruleExtractor).version;
-  const pending = await deps.prisma.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT e.id FROM memory_evidence e
-      WHERE e.workspace_id = $1::uuid AND e.user_id = $2::uuid AND e.status = 'ACTIVE'
-        AND NOT EXISTS (SELECT 1 FROM memory_extractions x WHERE x.evidence_id = e.id AND x.extractor_version = $3)
-      ORDER BY e.occurred_at, e.created_at`,
-    workspaceId,
-    userId,
-    version,
-  );
+  const pending = await unextractedEvidence(deps.prisma, { workspaceId, userId, extractorVersion: version });
   const out: ExtractionReport[] = [];
   for (const p of pending) out.push(await extractEvidence(deps, p.id));
   return out;

@@ -11,10 +11,14 @@
 //   5. redacts the stored model requests and replies of steps that used them (memory_uses) — later
 //      contexts withhold those replies (worker-context.ts).
 // Runs inside the caller's transaction (the approval's, or a test's).
-import type { Tx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import { extractCandidates, validateCandidates, valueHash, type SourceKind } from './extractor.ts';
 import { addSummarySentence, applyCandidate, normalizeChain, rebuildProfile, type EvidenceRow } from './store.ts';
+import { lockWorkspaceEvidence } from '../../store/memory/evidence.ts';
+import { deleteEmptySummaries, lockMemory } from '../../store/memory/memories.ts';
+import { snapshotsListing } from '../../store/memory/profiles.ts';
+import { stepOrdinals, withholdStepReplies } from '../../store/memory/uses.ts';
 
 export type ForgetOutcome = {
   alreadyForgotten: boolean;
@@ -28,11 +32,7 @@ export const WITHHELD_REPLY = '[withheld: this reply relied on memory the user a
 
 /** Revokes one piece of evidence and everything derived from it. */
 export async function forgetEvidenceNow(tx: Tx, p: { workspaceId: string; evidenceId: string }): Promise<ForgetOutcome> {
-  const locked = await tx.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT id FROM memory_evidence WHERE id = $1::uuid AND workspace_id = $2::uuid FOR UPDATE`,
-    p.evidenceId,
-    p.workspaceId,
-  );
+  const locked = await lockWorkspaceEvidence(tx, p.evidenceId, p.workspaceId);
   if (!locked.length) return { alreadyForgotten: true, clearedVersions: 0, rebuiltVersions: 0, redactedSteps: 0, profileVersions: 0 };
   const ev = await tx.memoryEvidence.findUniqueOrThrow({ where: { id: p.evidenceId } });
   if (ev.status === 'REVOKED') return { alreadyForgotten: true, clearedVersions: 0, rebuiltVersions: 0, redactedSteps: 0, profileVersions: 0 };
@@ -51,7 +51,7 @@ export async function forgetEvidenceNow(tx: Tx, p: { workspaceId: string; eviden
 export async function forgetMemoryNow(tx: Tx, p: { workspaceId: string; memoryId: string }): Promise<ForgetOutcome> {
   const memory = await tx.memory.findFirst({ where: { id: p.memoryId, workspaceId: p.workspaceId } });
   if (!memory) return { alreadyForgotten: true, clearedVersions: 0, rebuiltVersions: 0, redactedSteps: 0, profileVersions: 0 };
-  await tx.$executeRawUnsafe(`SELECT id FROM memories WHERE id = $1::uuid FOR UPDATE`, memory.id);
+  await lockMemory(tx, memory.id);
   const versions = await tx.memoryVersion.findMany({ where: { memoryId: memory.id, status: { not: 'FORGOTTEN' } } });
   if (!versions.length) return { alreadyForgotten: true, clearedVersions: 0, rebuiltVersions: 0, redactedSteps: 0, profileVersions: 0 };
   // Suppress re-learning these values from the evidence that exists now.
@@ -116,10 +116,7 @@ async function clearAndRebuild(tx: Tx, workspaceId: string, seeds: string[], o: 
     OR: [{ versionId: { in: ids } }, ...(o.evidenceIds.length ? [{ evidenceIds: { hasSome: o.evidenceIds } }] : [])],
   };
   await tx.memorySummarySentence.deleteMany({ where: sentenceWhere });
-  await tx.$executeRawUnsafe(
-    `DELETE FROM memory_summaries s WHERE s.workspace_id = $1::uuid AND NOT EXISTS (SELECT 1 FROM memory_summary_sentences x WHERE x.summary_id = s.id)`,
-    workspaceId,
-  );
+  await deleteEmptySummaries(tx, workspaceId);
 
   // Rebuild each chain from what remains, oldest evidence first.
   let rebuilt = 0;
@@ -150,12 +147,7 @@ async function clearAndRebuild(tx: Tx, workspaceId: string, seeds: string[], o: 
 
   // Profiles: every snapshot that listed a cleared version is redacted; affected users get a new
   // version (always, so a prefix cached for the old one is never reused).
-  const snapshots = await tx.$queryRawUnsafe<{ id: string; user_id: string }[]>(
-    `SELECT id, user_id FROM memory_profiles
-      WHERE workspace_id = $1::uuid AND EXISTS (SELECT 1 FROM jsonb_array_elements(entries) e WHERE e->>'versionId' = ANY($2::text[]))`,
-    workspaceId,
-    ids,
-  );
+  const snapshots = await snapshotsListing(tx, workspaceId, ids);
   if (snapshots.length) await tx.memoryProfile.updateMany({ where: { id: { in: snapshots.map((s) => s.id) } }, data: { entries: [], text: '' } });
   const users = new Set([...snapshots.map((s) => s.user_id), ...memories.map((m) => m.userId)]);
   for (const u of users) await rebuildProfile(tx, workspaceId, u, true);
@@ -171,16 +163,12 @@ async function clearAndRebuild(tx: Tx, workspaceId: string, seeds: string[], o: 
 }
 
 /** The step at each (task, ordinal) position, in task order (turn number, step index). */
-export async function stepsAt(tx: Tx, uses: { taskId: string; stepOrdinal: number }[]): Promise<string[]> {
+export async function stepsAt(db: Db, uses: { taskId: string; stepOrdinal: number }[]): Promise<string[]> {
   const out: string[] = [];
   const byTask = new Map<string, Set<number>>();
   for (const u of uses) byTask.set(u.taskId, (byTask.get(u.taskId) ?? new Set()).add(u.stepOrdinal));
   for (const [taskId, ordinals] of byTask) {
-    const rows = await tx.$queryRawUnsafe<{ id: string; ordinal: number }[]>(
-      `SELECT s.id, (row_number() OVER (ORDER BY t.number, s.index) - 1)::int AS ordinal
-         FROM steps s JOIN turns t ON t.id = s.turn_id WHERE s.task_id = $1::uuid`,
-      taskId,
-    );
+    const rows = await stepOrdinals(db, taskId);
     for (const r of rows) if (ordinals.has(r.ordinal)) out.push(r.id);
   }
   return out;
@@ -189,9 +177,5 @@ export async function stepsAt(tx: Tx, uses: { taskId: string; stepOrdinal: numbe
 async function redactSteps(tx: Tx, uses: { taskId: string; stepOrdinal: number }[]): Promise<number> {
   const ids = await stepsAt(tx, uses);
   if (!ids.length) return 0;
-  return tx.$executeRawUnsafe(
-    `UPDATE steps SET request = NULL, decision = jsonb_set(decision, '{content}', to_jsonb($2::text)) WHERE id = ANY($1::uuid[])`,
-    ids,
-    WITHHELD_REPLY,
-  );
+  return withholdStepReplies(tx, ids, WITHHELD_REPLY);
 }

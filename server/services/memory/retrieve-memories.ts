@@ -5,6 +5,7 @@
 // this workspace, user rows of this user, task rows of this task — nothing else can match.
 import type { PrismaClient } from '../../db/client.ts';
 import type { Embedder } from '../../routing/embeddings.ts';
+import { versionCandidates } from '../../store/memory/memories.ts';
 import { contentWords, relevance } from './relevance.ts';
 
 /** With a text and no subject, relevance is decided on at most this many candidates (newest, most confident first). */
@@ -44,58 +45,21 @@ export type RetrievedMemory = {
   citations: Citation[];
 };
 
-type Row = {
-  memory_id: string;
-  version_id: string;
-  kind: string;
-  scope: string;
-  subject_key: string;
-  origin: string;
-  content: string;
-  value: string;
-  confidence: number;
-  valid_from: Date;
-  valid_to: Date | null;
-  score: number;
-};
-
 export async function retrieveMemories(prisma: PrismaClient, q: MemoryQuery, embedder?: Embedder | null): Promise<RetrievedMemory[]> {
-  const params: unknown[] = [q.workspaceId, q.userId, q.taskId ?? null];
-  const where: string[] = [
-    `m.workspace_id = $1::uuid`,
-    `(m.scope = 'WORKSPACE' OR (m.scope = 'USER' AND m.user_id = $2::uuid) OR (m.scope = 'TASK' AND m.task_id = $3::uuid))`,
-    `v.status <> 'FORGOTTEN'`,
-  ];
-  if (q.asOf) {
-    params.push(q.asOf);
-    where.push(`v.valid_from <= $${params.length} AND (v.valid_to IS NULL OR v.valid_to > $${params.length})`);
-  } else where.push(`v.status = 'CURRENT'`);
-  if (q.kinds?.length) {
-    params.push(q.kinds);
-    where.push(`m.kind::text = ANY($${params.length}::text[])`);
-  }
-  if (q.scopes?.length) {
-    params.push(q.scopes);
-    where.push(`m.scope::text = ANY($${params.length}::text[])`);
-  }
-  if (q.subject) {
-    params.push(q.subject.endsWith('.') ? `${q.subject}%` : q.subject);
-    where.push(q.subject.endsWith('.') ? `m.subject_key LIKE $${params.length}` : `m.subject_key = $${params.length}`);
-  }
   // With a text, which memories are relevant is decided on the candidates of the structured filters
   // (relevance.ts): a memory whose subject the text names or whose value shares a word with it.
   // With a subject the text only ranks; without one it must be relevant, else nothing is returned.
   const terms = q.text ? contentWords(q.text) : new Set<string>();
-  params.push(terms.size ? TEXT_CANDIDATES : Math.min(q.limit ?? 20, 100) * 2);
-  const rows = await prisma.$queryRawUnsafe<Row[]>(
-    `SELECT m.id AS memory_id, v.id AS version_id, m.kind::text AS kind, m.scope::text AS scope, m.subject_key, v.origin::text AS origin,
-            v.content, v.value, v.confidence, v.valid_from, v.valid_to, 0::float8 AS score
-       FROM memory_versions v JOIN memories m ON m.id = v.memory_id
-      WHERE ${where.join(' AND ')}
-      ORDER BY v.confidence DESC, v.valid_from DESC
-      LIMIT $${params.length}`,
-    ...params,
-  );
+  const rows = await versionCandidates(prisma, {
+    workspaceId: q.workspaceId,
+    userId: q.userId,
+    taskId: q.taskId ?? null,
+    kinds: q.kinds,
+    scopes: q.scopes,
+    subject: q.subject,
+    asOf: q.asOf,
+    limit: terms.size ? TEXT_CANDIDATES : Math.min(q.limit ?? 20, 100) * 2,
+  });
   let scored = rows.map((r) => ({ ...r, ...(terms.size ? relevance(terms, { subjectKey: r.subject_key, value: r.value }) : { relevant: true, score: 0 }) }));
   if (terms.size && embedder && scored.length) {
     // Embeddings add to the lexical score within the structured filters; a row neither relevant

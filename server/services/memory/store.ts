@@ -2,6 +2,7 @@
 // snapshots. Everything here runs inside the caller's transaction.
 import type { Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
+import { lockMemory } from '../../store/memory/memories.ts';
 import { contentFor, normalizeValue, textHash, valueHash, type Candidate, type SourceKind } from './extractor.ts';
 
 export type EvidenceRow = { id: string; workspaceId: string; userId: string; taskId: string | null; kind: SourceKind; text: string; occurredAt: Date };
@@ -77,7 +78,7 @@ export async function applyCandidate(tx: Tx, ev: EvidenceRow, c: Candidate): Pro
     update: {},
   });
   // Serialise writers of one chain.
-  await tx.$executeRawUnsafe(`SELECT id FROM memories WHERE id = $1::uuid FOR UPDATE`, memory.id);
+  await lockMemory(tx, memory.id);
   const prev = await tx.memoryVersion.findFirst({
     where: { memoryId: memory.id, status: { not: 'FORGOTTEN' }, validFrom: { lte: ev.occurredAt } },
     orderBy: [{ validFrom: 'desc' }, { number: 'desc' }],

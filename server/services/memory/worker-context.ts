@@ -7,6 +7,7 @@ import { appendNow } from '../../channel/unit-of-work.ts';
 import type { EventNotifier } from '../../channel/notifier.ts';
 import type { PrismaClient } from '../../db/client.ts';
 import type { Logger } from '../../log.ts';
+import { forgottenUses, revokedInboxItems, stepsThatRead } from '../../store/memory/uses.ts';
 import type { Embedder } from '../../routing/embeddings.ts';
 import type { WorkerMemory, WorkerMemoryContext } from '../../runtime/memory.ts';
 import { stepsAt } from './forget.ts';
@@ -125,26 +126,11 @@ export class MemoryWorkerContext implements WorkerMemory {
 
   /** Steps that used forgotten memory or revoked evidence, and inbox items of revoked messages. */
   private async withheld(taskId: string): Promise<Omit<WorkerMemoryContext, 'section'>> {
-    const uses = await this.deps.prisma.$queryRawUnsafe<{ task_id: string; step_ordinal: number }[]>(
-      `SELECT DISTINCT u.task_id, u.step_ordinal FROM memory_uses u
-         LEFT JOIN memory_versions v ON v.id = u.version_id
-         LEFT JOIN memory_evidence e ON e.id = u.evidence_id
-        WHERE u.task_id = $1::uuid AND (v.status = 'FORGOTTEN' OR e.status = 'REVOKED')`,
-      taskId,
-    );
-    const stepIds = uses.length ? await stepsAt(this.deps.prisma as never, uses.map((u) => ({ taskId: u.task_id, stepOrdinal: u.step_ordinal }))) : [];
-    const inbox = await this.deps.prisma.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT i.id FROM inbox_items i JOIN memory_evidence e ON i.idempotency_key = 'message:' || e.message_id::text
-        WHERE i.task_id = $1::uuid AND e.status = 'REVOKED'`,
-      taskId,
-    );
+    const uses = await forgottenUses(this.deps.prisma, taskId);
+    const stepIds = uses.length ? await stepsAt(this.deps.prisma, uses.map((u) => ({ taskId: u.task_id, stepOrdinal: u.step_ordinal }))) : [];
+    const inbox = await revokedInboxItems(this.deps.prisma, taskId);
     // A step that read a revoked message relied on it too.
-    const readers = inbox.length
-      ? await this.deps.prisma.$queryRawUnsafe<{ id: string }[]>(
-          `SELECT s.id FROM steps s JOIN inbox_items i ON i.consumed_turn_id = s.turn_id AND i.consumed_step = s.index WHERE i.id = ANY($1::uuid[])`,
-          inbox.map((i) => i.id),
-        )
-      : [];
+    const readers = inbox.length ? await stepsThatRead(this.deps.prisma, inbox.map((i) => i.id)) : [];
     return { withheldStepIds: [...new Set([...stepIds, ...readers.map((r) => r.id)])], withheldInboxIds: inbox.map((i) => i.id) };
   }
 }
