@@ -2,6 +2,7 @@
 // and trigram similarity in PostgreSQL, and embeddings when configured) for older ones. Its size is
 // bounded by INDEX_MAX entries of truncated fields, whatever the number of tasks.
 import type { PrismaClient } from '../db/client.ts';
+import { matchingTasks, recentTasks, tasksByIds, type IndexedTaskRow } from '../store/task-index.ts';
 import { refreshEmbeddings, semanticCandidates, type Embedder } from './embeddings.ts';
 import { INDEX_FIELD_CHARS, INDEX_RECENT, INDEX_RETRIEVED, type TaskIndexEntry } from './types.ts';
 
@@ -15,7 +16,6 @@ type TaskRow = {
   language: string | null;
   lastActivityAt: Date;
 };
-type Row = TaskRow & { retrieval: number };
 
 const cut = (s: string) => (s.length > INDEX_FIELD_CHARS ? s.slice(0, INDEX_FIELD_CHARS - 1) + '…' : s);
 
@@ -25,26 +25,10 @@ export async function loadTaskIndex(
   text: string,
   embedder: Embedder | null = null,
 ): Promise<TaskIndexEntry[]> {
-  const cols = `id, title, left(goal, ${INDEX_FIELD_CHARS}) AS goal, left(summary, ${INDEX_FIELD_CHARS}) AS summary, status, kind, language, last_activity_at AS "lastActivityAt"`;
-  const recent = await prisma.$queryRawUnsafe<Row[]>(
-    `SELECT ${cols}, 0::float8 AS retrieval FROM tasks
-      WHERE workspace_id = $1::uuid AND archived_at IS NULL AND merged_into_id IS NULL
-      ORDER BY last_activity_at DESC LIMIT ${INDEX_RECENT}`,
-    workspaceId,
-  );
-  const retrieved = text.trim()
-    ? await prisma.$queryRawUnsafe<Row[]>(
-        `SELECT ${cols},
-                (ts_rank(search_tsv, plainto_tsquery('simple', $2)) + similarity(search_text, $2))::float8 AS retrieval
-           FROM tasks
-          WHERE workspace_id = $1::uuid AND archived_at IS NULL AND merged_into_id IS NULL
-            AND (search_tsv @@ plainto_tsquery('simple', $2) OR search_text % $2)
-          ORDER BY retrieval DESC LIMIT ${INDEX_RETRIEVED}`,
-        workspaceId,
-        text.slice(0, 500),
-      )
-    : [];
-  const byId = new Map<string, Row>();
+  const fieldChars = INDEX_FIELD_CHARS;
+  const recent = await recentTasks(prisma, { workspaceId, fieldChars, limit: INDEX_RECENT });
+  const retrieved = text.trim() ? await matchingTasks(prisma, { workspaceId, text: text.slice(0, 500), fieldChars, limit: INDEX_RETRIEVED }) : [];
+  const byId = new Map<string, IndexedTaskRow>();
   for (const r of [...retrieved, ...recent]) if (!byId.has(r.id)) byId.set(r.id, r);
   // Semantic candidates: tasks the words alone would not find (only with an embedding model).
   const semantic = new Map<string, number>();
@@ -53,10 +37,7 @@ export async function loadTaskIndex(
     for (const c of await semanticCandidates(prisma, embedder, workspaceId, text)) semantic.set(c.taskId, c.similarity);
     const missing = [...semantic.keys()].filter((id) => !byId.has(id));
     if (missing.length) {
-      const extra = await prisma.$queryRawUnsafe<Row[]>(
-        `SELECT ${cols}, 0::float8 AS retrieval FROM tasks WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid)`,
-        JSON.stringify(missing),
-      );
+      const extra = await tasksByIds(prisma, { ids: missing, fieldChars });
       for (const r of extra) byId.set(r.id, r);
     }
   }
