@@ -1,0 +1,62 @@
+// Set-up shared by the hostile-input tests: two tasks, a message (evidence, memory), a document, a
+// flow and a pending approval in one workspace, a task in another, and the schema introspected.
+import { randomUUID } from 'node:crypto';
+import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
+import { extractPending } from '../../server/services/memory/extract-memories.ts';
+import { startTestApp } from '../helpers/app.ts';
+import { toGlobalId } from '../helpers/clients.ts';
+import { setApp, setSeeded, t } from './state.ts';
+import { http } from './transport.ts';
+
+async function ok(query: string, variables: Record<string, unknown> = {}, token = t.a.ownerToken): Promise<any> {
+  const r = await http(query, variables, token);
+  if (r.errors.length || !r.data) throw new Error(`set-up failed: ${JSON.stringify(r.errors)} ${r.unparsable ?? ''}`);
+  return r.data;
+}
+
+/** Starts the app and seeds it; every hostile-input test file runs this in its `before` hook. */
+export async function setUpHostile(): Promise<void> {
+  setApp(await startTestApp('hostile', { rateLimitPerMinute: 1_000_000 }));
+  const wsGid = toGlobalId('Workspace', t.a.workspaceId);
+  const mkTask = async (title: string, token = t.a.ownerToken, ws = wsGid) =>
+    (await ok(`mutation($i: CreateTaskInput!) { createTask(input: $i) { task { id } } }`, { i: { workspaceId: ws, title } }, token)).createTask.task.id as string;
+  const task = await mkTask('Autumn poster');
+  const task2 = await mkTask('Spring poster');
+  const otherWorkspaceTask = await mkTask('beta secret', t.b.ownerToken, toGlobalId('Workspace', t.b.workspaceId));
+  const sent = await ok(
+    `mutation($i: SendMessageInput!) { sendMessage(input: $i) { message { id } } }`,
+    { i: { workspaceId: wsGid, taskId: task, text: 'I live in Quorvia.', idempotencyKey: 'seed-1' } },
+  );
+  await extractPending(t.app.deps.memory, t.a.workspaceId, t.a.ownerId);
+  const create = async (kind: string, name: string, content: unknown) =>
+    (await ok(`mutation($i: CreateObjectInput!) { createObject(input: $i) { object { id } } }`, { i: { workspaceId: wsGid, kind, name, content } })).createObject.object.id as string;
+  const doc = await create('DOCUMENT', 'Brief', { markdown: 'hello world' });
+  const flow = await create('FLOW', 'Pipeline', { nodes: [{ id: 'a', kind: 'note' }], edges: [] });
+  const doomed = await create('DOCUMENT', 'Old draft', { markdown: 'bye' });
+  const del = await ok(`mutation($id: ID!) { deleteObject(objectId: $id) { approvalId } }`, { id: doomed });
+  const thread = (await ok(`query($id: ID!) { workspace(id: $id) { mainThread { id } } }`, { id: wsGid })).workspace.mainThread.id as string;
+  const p = t.app.deps.prisma;
+  const memory = await p.memory.findFirstOrThrow({ where: { workspaceId: t.a.workspaceId } });
+  const evidence = await p.memoryEvidence.findFirstOrThrow({ where: { workspaceId: t.a.workspaceId } });
+  const checklistVersion = (await ok(`query($id: ID!) { task(id: $id) { checklist { version } } }`, { id: task })).task.checklist?.version ?? 0;
+  const seeds = {
+    Workspace: wsGid,
+    Task: task,
+    Task2: task2,
+    Message: sent.sendMessage.message.id,
+    WorkspaceObject: doc,
+    Flow: flow,
+    Approval: del.deleteObject.approvalId,
+    Memory: toGlobalId('Memory', memory.id),
+    MemoryEvidence: toGlobalId('MemoryEvidence', evidence.id),
+    Thread: thread,
+    User: toGlobalId('User', t.a.ownerId),
+    Card: randomUUID(), // cards are answered by raw id; none is open, so any card action fails anyway
+  };
+  const intro = await ok(getIntrospectionQuery());
+  setSeeded({ seeds, otherWorkspaceTask, checklistVersion, schema: buildClientSchema(intro as IntrospectionQuery) });
+}
+
+export async function tearDownHostile(): Promise<void> {
+  await t?.close();
+}

@@ -1,0 +1,24 @@
+// What the hostile-input tests share once set up (./fixture.ts): the app, its schema as a client
+// sees it, and the seeded objects. Live bindings: set only through the setters here, read anywhere
+// after the `before` hook ran.
+import type { GraphQLSchema } from 'graphql';
+import type { TestApp } from '../helpers/app.ts';
+
+export type Seeds = Record<string, string>;
+
+export let t: TestApp;
+export let schema: GraphQLSchema;
+export let seeds: Seeds;
+export let otherWorkspaceTask: string;
+export let checklistVersion = 0;
+
+export function setApp(app: TestApp): void {
+  t = app;
+}
+
+export function setSeeded(s: { seeds: Seeds; otherWorkspaceTask: string; checklistVersion: number; schema: GraphQLSchema }): void {
+  seeds = s.seeds;
+  otherWorkspaceTask = s.otherWorkspaceTask;
+  checklistVersion = s.checklistVersion;
+  schema = s.schema;
+}

@@ -1,0 +1,93 @@
+// Valid values for every argument and input field: real ids of the seeded objects, and the values a
+// successful call would use. The sweep starts from these and changes one position at a time.
+import { isEnumType, isInputObjectType, isListType, isNonNullType, type GraphQLInputType } from 'graphql';
+import { checklistVersion, seeds } from './state.ts';
+
+let serial = 0;
+
+/** The kind of object an id argument names, by argument name ("id"/"ids": by the field's type). */
+export const ID_KINDS: Record<string, string> = {
+  workspaceid: 'Workspace',
+  taskid: 'Task',
+  sourcetaskid: 'Task',
+  targettaskid: 'Task2',
+  messageid: 'Message',
+  objectid: 'WorkspaceObject',
+  approvalid: 'Approval',
+  memoryid: 'Memory',
+  evidenceid: 'MemoryEvidence',
+  cardid: 'Card',
+};
+
+export function idKind(coord: string, name: string, fieldType?: string): string {
+  const override: Record<string, string> = { 'EditFlowInput.objectId': 'Flow', 'Mutation.rerouteMessage.taskId': 'Task2' };
+  if (override[coord]) return override[coord]!;
+  if (name === 'id' || name === 'ids') return fieldType === 'Node' ? 'Task' : fieldType!;
+  const kind = ID_KINDS[name.toLowerCase()];
+  if (!kind) throw new Error(`No valid id for ${coord}: say which kind of object "${name}" names in ID_KINDS`);
+  return kind;
+}
+
+export function validId(coord: string, name: string, fieldType?: string): string {
+  const kind = idKind(coord, name, fieldType);
+  const id = seeds[kind];
+  if (!id) throw new Error(`No seeded ${kind} for ${coord}`);
+  return id;
+}
+
+/** Values a successful call would use, by "Type.field" (input fields) or "Type.field.arg" (arguments). */
+function validOverrides(): Record<string, () => unknown> {
+  return {
+    'FindReplaceInput.find': () => 'hello',
+    'FindReplaceInput.replace': () => 'hi',
+    'CreateObjectInput.kind': () => 'DOCUMENT',
+    'CreateObjectInput.content': () => ({ markdown: 'hello world' }),
+    'UpdateObjectInput.content': () => ({ markdown: 'hello again' }),
+    'UpdateObjectInput.baseVersion': () => 1,
+    'EditFlowInput.ops': () => [{ op: 'add_node', node: { id: `n${++serial}`, kind: 'note' } }],
+    'EditChecklistInput.baseVersion': () => checklistVersion,
+    'ChecklistItemInput.title': () => 'Draft the poster',
+    'SignalTaskInput.signal': () => 'PAUSE',
+    'ResolveApprovalInput.decision': () => 'REJECT',
+    'CorrectMemoryInput.value': () => 'Berlin',
+    'Mutation.archiveTask.archived': () => true,
+    'UpdateTaskInput.title': () => 'Autumn poster, final',
+  };
+}
+
+/** Optional input fields a valid call needs anyway (an update with nothing to update is refused). */
+const ALSO_SET: Record<string, string[]> = { UpdateTaskInput: ['title'] };
+
+export function validValue(type: GraphQLInputType, coord: string, name: string, fieldType?: string): unknown {
+  const o = validOverrides()[coord];
+  if (o) return o();
+  if (isNonNullType(type)) return validValue(type.ofType, coord, name, fieldType);
+  if (isListType(type)) return [validValue(type.ofType, coord, name, fieldType)];
+  if (isInputObjectType(type)) {
+    const value: Record<string, unknown> = {};
+    for (const f of Object.values(type.getFields())) {
+      const needed = (isNonNullType(f.type) && f.defaultValue === undefined) || ALSO_SET[type.name]?.includes(f.name);
+      if (needed) value[f.name] = validValue(f.type, `${type.name}.${f.name}`, f.name);
+    }
+    return value;
+  }
+  if (isEnumType(type)) return type.getValues()[0]!.value;
+  switch (type.name) {
+    case 'ID':
+      return validId(coord, name, fieldType);
+    case 'String':
+      return /idempotency/i.test(name) ? `hostile-${++serial}` : 'hostile test';
+    case 'Int':
+      return 1;
+    case 'Float':
+      return 1;
+    case 'Boolean':
+      return false;
+    case 'DateTime':
+      return new Date().toISOString();
+    case 'JSON':
+      return {};
+    default:
+      throw new Error(`No valid value for ${coord} of type ${type.name}: add the scalar to validValue`);
+  }
+}
