@@ -4,8 +4,7 @@
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import type { Prisma } from '../db/generated/client.ts';
 import type { RuntimeDeps } from './deps.ts';
-import type { Claim } from './journal.ts';
-import { checkBoundary } from './journal.ts';
+import { checkBoundary, type Claim } from './lease.ts';
 import { activeRecords, extractiveSummary, supersededAt, planCompaction, summaryPrompt, type CompactionRecord, type ContextOptions } from '../domain/compaction.ts';
 import { loadCompactions, renderContext, toolResultContent, type ContextInputs, type HistoryStep } from './context.ts';
 import { openItems } from '../domain/checklist.ts';

@@ -5,7 +5,7 @@
 //     READ_ONLY, and becomes OUTCOME_UNKNOWN (with the tool's verify result) when AT_MOST_ONCE;
 //   - otherwise the model is asked, and its decision, the pending calls and the consumed inbox
 //     items are committed in one transaction before any tool runs.
-// Every write is fenced by the turn's generation (journal.ts); a superseded worker stops with
+// Every write is fenced by the turn's generation (lease.ts); a superseded worker stops with
 // LeaseLost and a paused/cancelled task stops the turn with TaskStopped.
 import type { AIMessage } from '@langchain/core/messages';
 import { crashPoint } from '../crash-points.ts';
@@ -19,20 +19,10 @@ import { callCostCents, DEFAULT_PRICES, priceOf, usageOf } from '../domain/prici
 import { messageChars } from './models/types.ts';
 import { chooseToolSet, phaseDomains } from './tools/tool-phase.ts';
 import { event, sanitizeParams, traced } from './telemetry.ts';
-import {
-  checkBoundary,
-  claimTurn,
-  commitStep,
-  endTurn,
-  finishCall,
-  markCallStarted,
-  renewLease,
-  stopTurn,
-  type CallOutcome,
-  type Claim,
-  type Decision,
-  type TurnEnd,
-} from './journal.ts';
+import { commitStep, finishCall, markCallStarted, type CallOutcome, type Decision } from './journal.ts';
+import { checkBoundary, claimTurn, releaseLease, renewLease, type Claim } from './lease.ts';
+import { endTurn, stopTurn, type TurnEnd } from './turn-end.ts';
+import { callStatusesOfTask, doneCallsOfStep } from '../store/journal/steps.ts';
 import { loadTaskState, maybeSnapshot } from './task-state.ts';
 import { ToolInputInvalid, ToolOutputInvalid } from './tools/registry.ts';
 import type { ToolDef } from './tools/types.ts';
@@ -109,22 +99,13 @@ export function isTransient(e: unknown): boolean {
   return /connection pool|Can't reach database|Connection terminated|ECONNRESET|ECONNREFUSED|timeout exceeded when trying to connect|server closed the connection|terminating connection/i.test(errorMessage(e));
 }
 
-/** Lets the watchdog hand the turn over at once instead of after the lease runs out. */
-async function releaseLease(rt: RuntimeDeps, claim: Claim): Promise<void> {
-  await rt.prisma.$executeRawUnsafe(
-    `UPDATE turns SET lease_expires_at = now() WHERE id = $1::uuid AND generation = $2 AND status = 'RUNNING'`,
-    claim.turnId,
-    claim.generation,
-  );
-}
-
 /**
  * On takeover, rebuild the task's state from its latest snapshot and events, and check the journal
  * against it: a tool call whose status differs means a write escaped the fence.
  */
 async function checkJournal(rt: RuntimeDeps, claim: Claim): Promise<void> {
   const { state, snapshotSeq, replayed } = await loadTaskState(rt.prisma, claim.taskId);
-  const calls = await rt.prisma.toolCall.findMany({ where: { taskId: claim.taskId }, select: { id: true, status: true } });
+  const calls = await callStatusesOfTask(rt.prisma, claim.taskId);
   const mismatched = calls.filter((c) => state.toolCalls[c.id]?.status !== c.status).map((c) => c.id);
   const log = mismatched.length ? rt.log.error : rt.log.debug;
   log('takeover: journal checked against event-sourced state', { taskId: claim.taskId, snapshotSeq, replayed, mismatched });
@@ -247,7 +228,7 @@ function outcomeOf(how: Exclude<TurnEnd, 'decide'>): RunTurnResult['outcome'] {
  * `suspends`), the turn ends and the task waits — no model call, no worker held.
  */
 async function suspendIfWaiting(rt: RuntimeDeps, claim: Claim, stepId: string): Promise<boolean> {
-  const calls = await rt.prisma.toolCall.findMany({ where: { stepId, status: 'DONE' } });
+  const calls = await doneCallsOfStep(rt.prisma, stepId);
   const waiting = calls.filter((c) => rt.tools.get(c.name)?.suspends?.(c.result) === true);
   if (!waiting.length) return false;
   await endTurn(rt, claim, 'suspend', `waiting for ${waiting.map((c) => c.name).join(', ')}`);

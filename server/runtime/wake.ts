@@ -12,6 +12,9 @@ import { assetIdForJob } from '../store/objects/create-asset.ts';
 import { applyTransition, lockTask } from '../store/tasks/apply-transition.ts';
 import { allFinished, linkArtifact } from '../domain/checklist.ts';
 import { deliverySummary } from '../domain/continuation.ts';
+import { countUnreadFromUser, insertJobResult } from '../store/journal/inbox.ts';
+import { writeTaskSummary } from '../store/journal/tasks.ts';
+import { countLiveJobs, countPendingApprovals } from '../store/journal/waits.ts';
 import type { Scheduler } from '../store/scheduler.ts';
 import { ensureTurn } from '../store/turns.ts';
 
@@ -46,20 +49,14 @@ export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
       );
       checklist = written.checklist;
     }
-    await tx.inboxItem.create({
-      data: { taskId: job.taskId, workspaceId: task.workspaceId, kind: 'SIGNAL', signal: 'JOB_RESULT', text, idempotencyKey: `job:${job.id}` },
-    });
-    const pending = await tx.generationJob.count({
-      where: { taskId: job.taskId, id: { not: job.id }, status: { in: ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'] } },
-    });
+    await insertJobResult(tx, { taskId: job.taskId, workspaceId: task.workspaceId, jobId: job.id, text });
+    const pending = await countLiveJobs(tx, job.taskId, { except: job.id });
     if (pending > 0 || task.status !== 'WAITING') return; // a running turn reads it; a paused task later
-    const asking = await tx.approval.count({ where: { taskId: job.taskId, status: 'PENDING' } });
+    const asking = await countPendingApprovals(tx, job.taskId);
     if (asking > 0) return; // the person's decision wakes the task
     // An instruction from the user that no step has read yet (e.g. a change of direction sent while
     // the jobs ran) must be read before anything is delivered.
-    const unreadFromUser = await tx.inboxItem.count({
-      where: { taskId: job.taskId, consumedAt: null, withdrawnAt: null, OR: [{ kind: 'MESSAGE' }, { kind: 'SIGNAL', signal: { in: ['REVISE', 'ADD_CONTEXT'] } }] },
-    });
+    const unreadFromUser = await countUnreadFromUser(tx, job.taskId);
     const delivered = unreadFromUser > 0 ? null : checklist?.items.length
       ? allFinished(checklist.items)
         ? deliverySummary(checklist.items, '')
@@ -68,7 +65,7 @@ export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
         ? text
         : null;
     if (delivered !== null) {
-      await tx.task.update({ where: { id: job.taskId }, data: { summary: delivered } });
+      await writeTaskSummary(tx, job.taskId, delivered);
       emit(job.taskId, { type: 'CONTINUATION_DECIDED', actor: { kind: 'SYSTEM' }, payload: { decision: 'complete', reason: checklist ? 'every checklist step is done' : 'the lone result was all that was asked', jobId: job.id } });
       emit(job.taskId, { type: 'TASK_DELIVERED', actor: { kind: 'SYSTEM' }, payload: { jobId: job.id, summary: delivered } });
       await applyTransition(tx, emit, { taskId: job.taskId, from: task.status, transition: 'complete', actor: { kind: 'SYSTEM' }, reason: null });

@@ -1,0 +1,173 @@
+// Closing a turn: what the task does next (complete, schedule the next turn, suspend, stop, fail),
+// written under the fence in the same transaction as the turn's end. When the model simply stopped
+// calling tools, the continuation decision (domain/continuation.ts) chooses from persisted state and
+// is recorded with its reason; a question the model asked in prose becomes a checkpoint card.
+import { transactWithEvents, type Emit } from '../channel/unit-of-work.ts';
+import type { Tx } from '../db/client.ts';
+import type { TaskStatus } from '../domain/task-status.ts';
+import { progressOf } from '../domain/checklist.ts';
+import { decideContinuation, deliverySummary } from '../domain/continuation.ts';
+import { requestApproval } from '../store/approvals/request-approval.ts';
+import { readChecklist } from '../store/checklist/write-checklist.ts';
+import { countUnreadInbox } from '../store/journal/inbox.ts';
+import { closeTurn, countTurns, stopRunningTurn } from '../store/journal/leases.ts';
+import { readProgressMark, recordProgressMark, writeTaskSummary } from '../store/journal/tasks.ts';
+import { countJobs, countLiveJobs, countPendingApprovals } from '../store/journal/waits.ts';
+import { ensureTurn } from '../store/turns.ts';
+import type { RuntimeDeps } from './deps.ts';
+import { fence, moveTask, type Claim } from './lease.ts';
+
+export type TurnEnd = 'complete' | 'requeue' | 'fail' | 'suspend' | 'budget' | 'pause' | 'decide';
+
+/**
+ * Applies the continuation decision (continuation.ts) to a turn that ended because the model
+ * stopped calling tools or the step limit was hit: gathers the persisted state, decides, records the
+ * decision (and the idle-turn count) and returns what to do with the turn.
+ */
+async function decideInTx(
+  tx: Tx,
+  emit: Emit,
+  rt: RuntimeDeps,
+  claim: Claim,
+  text: string,
+  stepLimitHit: boolean,
+): Promise<{ how: Exclude<TurnEnd, 'decide'>; text: string }> {
+  const task = await readProgressMark(tx, claim.taskId);
+  const checklist = await readChecklist(tx, claim.taskId);
+  const [pendingJobs, pendingApprovals, turns, jobs] = await Promise.all([
+    countLiveJobs(tx, claim.taskId),
+    countPendingApprovals(tx, claim.taskId),
+    countTurns(tx, claim.taskId),
+    countJobs(tx, claim.taskId),
+  ]);
+  const p = progressOf(checklist?.items ?? []);
+  const mark = `${p.done}/${p.artifacts}/${jobs}`;
+  const progressed = mark !== task.progressMark;
+  const d = decideContinuation({
+    modelText: text,
+    checklist: checklist?.items ?? null,
+    pendingJobs,
+    pendingApprovals,
+    turns,
+    maxTurns: rt.options.maxTurnsPerTask,
+    progressed,
+    idleTurns: task.idleTurns,
+    maxIdleTurns: rt.options.maxIdleTurns ?? 2,
+    stepLimitHit,
+  });
+  const idleTurns = progressed ? 0 : task.idleTurns + 1;
+  await recordProgressMark(tx, claim.taskId, { idleTurns, progressMark: mark });
+  emit(claim.taskId, {
+    type: 'CONTINUATION_DECIDED',
+    actor: { kind: 'SYSTEM' },
+    payload: { turn: claim.number, decision: d.kind, reason: d.reason, progressed, idleTurns, ...(d.kind === 'stop' ? { how: d.how } : {}) },
+  });
+  switch (d.kind) {
+    case 'complete':
+      return { how: 'complete', text: d.summary };
+    case 'next':
+      return { how: 'requeue', text: d.reason };
+    case 'suspend':
+      return { how: 'suspend', text: d.reason };
+    case 'stop':
+      return { how: d.how, text: d.reason };
+    case 'card':
+      await requestCheckpoint(tx, emit, claim, d.prompt);
+      return { how: 'suspend', text: 'waiting for your confirmation' };
+  }
+}
+
+/**
+ * The model asked in prose: the runtime makes it a card the user can answer with one click. Keyed by
+ * the turn, so a retried turn end files the same card, never a second one.
+ */
+async function requestCheckpoint(tx: Tx, emit: Emit, claim: Claim, prompt: string): Promise<void> {
+  await requestApproval(tx, emit, {
+    workspaceId: claim.workspaceId,
+    taskId: claim.taskId,
+    kind: 'CHECKPOINT',
+    requestKey: `auto-checkpoint:${claim.turnId}`,
+    title: prompt.slice(0, 1000),
+    reasons: [{ code: 'CHECKPOINT', message: 'The agent needs your decision to go on.' }],
+    quoteCents: null,
+    action: { type: 'CHECKPOINT', kind: 'CONFIRM', source: 'runtime' },
+    requestedBy: { kind: 'SYSTEM' },
+  });
+}
+
+/** Ends the turn inside a fenced transaction (the caller passed the fence and holds both rows). */
+export async function endTurnInTx(
+  tx: Tx,
+  emit: Emit,
+  rt: RuntimeDeps,
+  claim: Claim,
+  taskStatus: TaskStatus,
+  requested: TurnEnd,
+  requestedText: string,
+  opts: { stepLimitHit?: boolean } = {},
+): Promise<Exclude<TurnEnd, 'decide'>> {
+  const { how, text } =
+    requested === 'decide' ? await decideInTx(tx, emit, rt, claim, requestedText, opts.stepLimitHit ?? false) : { how: requested, text: requestedText };
+  await closeTurn(tx, claim.turnId, how);
+  emit(claim.taskId, {
+    type: 'TURN_ENDED',
+    actor: { kind: 'SYSTEM' },
+    payload: { turn: claim.number, outcome: how, ...(how === 'complete' ? { summary: text.slice(0, 10_000) } : {}) },
+  });
+  if (how === 'complete') {
+    // With a checklist, the delivery cites every finished step's results.
+    const checklist = requested === 'decide' ? null : await readChecklist(tx, claim.taskId);
+    const summary = checklist?.items.length ? deliverySummary(checklist.items, text) : text;
+    await writeTaskSummary(tx, claim.taskId, summary.slice(0, 10_000));
+    await moveTask(tx, emit, claim.taskId, taskStatus, 'complete', null);
+  } else if (how === 'pause') {
+    // Stopped by the runtime (no progress, blocked): the reason is on the task; RESUME goes on.
+    await moveTask(tx, emit, claim.taskId, taskStatus, 'pause', text);
+  } else if (how === 'fail') {
+    await moveTask(tx, emit, claim.taskId, taskStatus, 'fail', text);
+  } else if (how === 'budget') {
+    // Ends the task; everything it did (journal, jobs, ledger, assets) stays as it is, visible.
+    await moveTask(tx, emit, claim.taskId, taskStatus, 'exceedBudget', text);
+  } else if (how === 'suspend') {
+    // Waiting on external work: no turn is scheduled; the work's completion wakes the task. If a
+    // result (or a message) already arrived while this turn ran, go on at once instead.
+    const after = await moveTask(tx, emit, claim.taskId, taskStatus, 'wait', text);
+    const unread = await countUnreadInbox(tx, claim.taskId);
+    const pending = await countLiveJobs(tx, claim.taskId);
+    // A pending approval is resolved by a person, whose decision requeues the task; going on now
+    // would only replay the waiting call and suspend again.
+    const asking = await countPendingApprovals(tx, claim.taskId);
+    if (unread > 0 && pending === 0 && asking === 0) {
+      await moveTask(tx, emit, claim.taskId, after, 'requeue', null);
+      await ensureTurn(tx, rt.scheduler, { id: claim.taskId, workspaceId: claim.workspaceId });
+    }
+  } else {
+    const turns = await countTurns(tx, claim.taskId);
+    if (turns >= rt.options.maxTurnsPerTask) {
+      await moveTask(tx, emit, claim.taskId, taskStatus, 'fail', `Stopped after ${turns} turns without finishing`);
+      return 'fail';
+    }
+    await moveTask(tx, emit, claim.taskId, taskStatus, 'requeue', null);
+    await ensureTurn(tx, rt.scheduler, { id: claim.taskId, workspaceId: claim.workspaceId });
+  }
+  return how;
+}
+
+/**
+ * Ends the turn: complete the task, schedule the next turn, suspend, stop, or fail the task.
+ * `decide` lets the continuation decision choose from persisted state.
+ */
+export async function endTurn(rt: RuntimeDeps, claim: Claim, how: TurnEnd, text: string, opts: { stepLimitHit?: boolean } = {}): Promise<Exclude<TurnEnd, 'decide'>> {
+  const { value } = await transactWithEvents(rt, async (tx, emit) => {
+    const status = await fence(tx, claim);
+    return endTurnInTx(tx, emit, rt, claim, status, how, text, opts);
+  });
+  return value;
+}
+
+/** Marks the turn stopped because its task stopped (pause, cancel): best effort, never throws. */
+export async function stopTurn(rt: RuntimeDeps, claim: Claim, why: string): Promise<void> {
+  await stopRunningTurn(rt.prisma, claim.turnId, claim.generation, why).catch((e) =>
+    rt.log.warn('stopping turn failed', { turnId: claim.turnId, error: (e as Error).message }),
+  );
+}

@@ -1,0 +1,24 @@
+// The task row's columns the runtime reads and writes besides its status (status moves only through
+// store/tasks/apply-transition.ts). Writes run in the runtime's transactions with the task row
+// already locked, so read-modify-write sequences here (the progress mark) cannot interleave.
+import type { Db, Tx } from '../../db/client.ts';
+
+/** The brief a request starts with: title, goal and the language to reply in. */
+export async function readTaskBrief(db: Db, taskId: string): Promise<{ title: string; goal: string; language: string | null }> {
+  return db.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true, language: true } });
+}
+
+/** The last progress mark (what was done when a turn last ended) and the turns since without progress. */
+export async function readProgressMark(tx: Tx, taskId: string): Promise<{ idleTurns: number; progressMark: string | null }> {
+  return tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { idleTurns: true, progressMark: true } });
+}
+
+/** Records the mark and the idle-turn count the continuation decision was made from. */
+export async function recordProgressMark(tx: Tx, taskId: string, mark: { idleTurns: number; progressMark: string }): Promise<void> {
+  await tx.task.update({ where: { id: taskId }, data: { idleTurns: mark.idleTurns, progressMark: mark.progressMark } });
+}
+
+/** The delivery's text on the task, written in the transaction that completes it. */
+export async function writeTaskSummary(tx: Tx, taskId: string, summary: string): Promise<void> {
+  await tx.task.update({ where: { id: taskId }, data: { summary } });
+}

@@ -1,0 +1,24 @@
+// What a task waits on, as the turn's end and a job's end both read it: generation jobs not yet final
+// and approvals no person has resolved. Both readers must agree on these predicates, or a task could
+// be woken by one and suspended again by the other; so they are stated once, here.
+import type { Tx } from '../../db/client.ts';
+
+/** Job statuses that still owe the task a result (the job's end wakes it). */
+export const LIVE_JOB_STATUSES = ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'] as const;
+
+/** The task's live jobs, `except` one (the job whose end is being applied). */
+export async function countLiveJobs(tx: Tx, taskId: string, opts: { except?: string } = {}): Promise<number> {
+  return tx.generationJob.count({
+    where: { taskId, ...(opts.except !== undefined ? { id: { not: opts.except } } : {}), status: { in: [...LIVE_JOB_STATUSES] } },
+  });
+}
+
+/** Every job the task ever ordered, final or not: part of its progress mark. */
+export async function countJobs(tx: Tx, taskId: string): Promise<number> {
+  return tx.generationJob.count({ where: { taskId } });
+}
+
+/** The task's cards waiting for a person: only that person's decision wakes the task. */
+export async function countPendingApprovals(tx: Tx, taskId: string): Promise<number> {
+  return tx.approval.count({ where: { taskId, status: 'PENDING' } });
+}
