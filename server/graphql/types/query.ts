@@ -1,10 +1,8 @@
 import { notFound } from '../../errors.ts';
-import { loadTaskFor } from '../../services/tasks/load-task.ts';
+import { getTask } from '../../services/tasks/get-task.ts';
 import { builder } from '../builder.ts';
 import { parseGlobalId } from '../ids.ts';
-import { TaskRef } from './task.ts';
-import { ViewerRef } from './viewer.ts';
-import { WorkspaceRef } from './workspace.ts';
+import { TaskRef, ViewerRef, WorkspaceRef } from '../refs.ts';
 
 builder.queryType({
   fields: (t) => ({
@@ -21,8 +19,7 @@ builder.queryType({
     task: t.field({
       type: TaskRef,
       args: { id: t.arg.id({ required: true }) },
-      resolve: (_r, args, ctx) =>
-        loadTaskFor(ctx.deps.prisma, ctx.viewer, parseGlobalId(String(args.id), 'Task', 'id'), 'read'),
+      resolve: (_r, args, ctx) => getTask(ctx.deps, ctx.viewer, parseGlobalId(String(args.id), 'Task', 'id')),
     }),
   }),
 });

@@ -1,34 +1,9 @@
-import type { EventRow } from '../../channel/types.ts';
-import { encodeWorkspaceCursor } from '../../channel/cursor.ts';
+import { cursorOfEvent, type EventRow } from '../../services/events/event-view.ts';
 import { builder } from '../builder.ts';
-import { ActorKindEnum } from './enums.ts';
-import { TaskRef } from './task.ts';
-import { UserRef } from './user.ts';
+import { EventActorRef, PayloadRefRef, TaskEventRef, TaskRef } from '../refs.ts';
 
-export const TaskEventRef = builder.objectRef<EventRow>('TaskEvent');
-const ActorRef = builder.objectRef<{ kind: EventRow['actorKind']; id: string | null }>('EventActor');
-const PayloadRefRef = builder.objectRef<{ hash: string; size: number; schema: string }>('PayloadRef');
-
-builder.objectType(ActorRef, {
-  fields: (t) => ({
-    kind: t.field({ type: ActorKindEnum, resolve: (a) => a.kind }),
-    id: t.exposeString('id', { nullable: true }),
-    user: t.field({
-      type: UserRef,
-      nullable: true,
-      resolve: (a, _x, ctx) => (a.kind === 'USER' && a.id ? ctx.loaders.user.load(a.id) : null),
-    }),
-  }),
-});
-
-builder.objectType(PayloadRefRef, {
-  description: 'Where a large payload is stored: by content hash, once.',
-  fields: (t) => ({
-    hash: t.exposeString('hash'),
-    size: t.exposeInt('size'),
-    schema: t.exposeString('schema'),
-  }),
-});
+// The live-feed resolvers take the event type from here.
+export { TaskEventRef };
 
 const isPrivate = (e: EventRow) => e.redaction === 'PRIVATE';
 
@@ -41,11 +16,11 @@ builder.objectType(TaskEventRef, {
     seq: t.exposeInt('seq'),
     cursor: t.string({
       description: 'Opaque workspace cursor: pass to workspaceEvents(after:) to resume after this event.',
-      resolve: (e) => encodeWorkspaceCursor(e.workspaceId, e.position),
+      resolve: (e) => cursorOfEvent(e),
     }),
     type: t.exposeString('type'),
     occurredAt: t.expose('occurredAt', { type: 'DateTime' }),
-    actor: t.field({ type: ActorRef, resolve: (e) => ({ kind: e.actorKind, id: e.actorId }) }),
+    actor: t.field({ type: EventActorRef, resolve: (e) => ({ kind: e.actorKind, id: e.actorId }) }),
     redacted: t.boolean({ resolve: isPrivate }),
     payloadSchema: t.string({ resolve: (e) => e.payloadSchema }),
     payloadSize: t.int({ resolve: (e) => e.payloadSize }),
@@ -71,5 +46,3 @@ builder.objectType(TaskEventRef, {
     }),
   }),
 });
-
-export const TaskEventConnectionRef = builder.connectionObject({ type: TaskEventRef, name: 'TaskEventConnection' });

@@ -1,16 +1,36 @@
-import type { Task } from '../../db/generated/client.ts';
+import type { ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { isTerminal } from '../../domain/task-status.ts';
+import { listApprovals } from '../../services/approvals/list-approvals.ts';
+import { getTaskChecklist } from '../../services/checklist/read-checklist.ts';
+import { getTaskCost } from '../../services/costs/get-costs.ts';
 import { listTaskEvents, MAX_EVENT_PAGE } from '../../services/events/list-task-events.ts';
+import { listTaskJobs } from '../../services/generation/list-task-jobs.ts';
+import { encodeKeyset } from '../../services/keyset.ts';
+import { ledgerByDay } from '../../services/ledger/ledger-by-day.ts';
+import { taskLedger } from '../../services/ledger/task-ledger.ts';
+import { listChangeNotices } from '../../services/objects/change-notices.ts';
 import { builder } from '../builder.ts';
-import { TaskStatusEnum } from './enums.ts';
-import { ledgerSummary } from '../../generation/jobs.ts';
-import { GenerationJobRef, LedgerSummaryRef } from './generation.ts';
-import { InboxItemRef, TurnRef } from './journal.ts';
-import { TaskEventConnectionRef } from './task-event.ts';
-import { UserRef } from './user.ts';
-import { WorkspaceRef } from './workspace.ts';
-
-export const TaskRef = builder.objectRef<Task>('Task');
+import { ApprovalStatusEnum } from '../enums/approval-status.ts';
+import { AutonomyLevelEnum } from '../enums/autonomy-level.ts';
+import { TaskStatusEnum } from '../enums/task-status.ts';
+import { loadAll } from '../loaders.ts';
+import { cursorConnection } from '../pagination.ts';
+import {
+  ApprovalRef,
+  ChangeNoticeRef,
+  ChecklistRef,
+  GenerationJobRef,
+  InboxItemRef,
+  LedgerDayRef,
+  LedgerSummaryRef,
+  TaskCostRef,
+  TaskRef,
+  TurnRef,
+  UserRef,
+  WorkspaceObjectRef,
+  WorkspaceRef,
+} from '../refs.ts';
+import { TaskEventConnectionRef } from './task-event-connection.ts';
 
 builder.node(TaskRef, {
   description: 'An addressable run of work. Its events form an ordered, resumable log.',
@@ -52,11 +72,11 @@ builder.node(TaskRef, {
     jobs: t.field({
       type: [GenerationJobRef],
       description: 'Generation jobs of the task (status, progress, cost, result files).',
-      resolve: (task, _a, ctx) => ctx.deps.prisma.generationJob.findMany({ where: { taskId: task.id }, orderBy: { createdAt: 'asc' } }),
+      resolve: (task, _a, ctx) => listTaskJobs(ctx.deps, ctx.viewer, task.id),
     }),
     ledger: t.field({
       type: LedgerSummaryRef,
-      resolve: (task, _a, ctx) => ledgerSummary(ctx.deps.prisma, { taskId: task.id }),
+      resolve: (task, _a, ctx) => taskLedger(ctx.deps, ctx.viewer, task.id),
     }),
     inbox: t.field({
       type: [InboxItemRef],
@@ -82,6 +102,38 @@ builder.node(TaskRef, {
           },
         };
       },
+    }),
+    checklist: t.field({ type: ChecklistRef, nullable: true, resolve: (task, _a, ctx) => getTaskChecklist(ctx.deps, ctx.viewer, task) }),
+    planApprovedVersion: t.exposeInt('planApprovedVersion', { nullable: true, description: 'The checklist version whose plan a person approved.' }),
+    approvals: t.connection({
+      type: ApprovalRef,
+      description: "The task's approval cards, newest first.",
+      args: { statuses: t.arg({ type: [ApprovalStatusEnum], required: false }) },
+      resolve: (task, args, ctx) =>
+        cursorConnection({ args, toCursor: encodeKeyset, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
+          listApprovals(ctx.deps, ctx.viewer, { workspaceId: task.workspaceId, taskId: task.id, statuses: args.statuses ?? null }, page),
+        ),
+    }),
+    ledgerByDay: t.field({
+      type: [LedgerDayRef],
+      args: { days: t.arg.int({ required: false, defaultValue: 30 }) },
+      resolve: (task, args, ctx) => ledgerByDay(ctx.deps, ctx.viewer, { workspaceId: task.workspaceId, taskId: task.id, days: args.days }),
+    }),
+    autonomy: t.field({ type: AutonomyLevelEnum, nullable: true, description: "Override of the workspace's autonomy level.", resolve: (task) => task.autonomy }),
+    perActionFreeCents: t.exposeInt('perActionFreeCents', { nullable: true }),
+    budgetCapCents: t.exposeInt('budgetCapCents', { nullable: true }),
+    approvedBudgetCents: t.exposeInt('approvedBudgetCents', { nullable: true }),
+    cost: t.field({ type: TaskCostRef, resolve: (task, _a, ctx) => getTaskCost(ctx.deps, ctx.viewer, task.id) }),
+    objects: t.field({
+      type: [WorkspaceObjectRef],
+      description: 'Workspace objects the task references (read, wrote, created or generated).',
+      resolve: async (task, _a, ctx) => loadAll(ctx.loaders.object, await ctx.loaders.objectIdsByTask.load(task.id)),
+    }),
+    changeNotices: t.field({
+      type: [ChangeNoticeRef],
+      args: { unconsumedOnly: t.arg.boolean({ required: false }) },
+      description: 'Changes by others to objects the task has seen, oldest first.',
+      resolve: (task, args, ctx) => listChangeNotices(ctx.deps, ctx.viewer, { taskId: task.id, unconsumedOnly: args.unconsumedOnly }),
     }),
   }),
 });

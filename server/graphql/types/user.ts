@@ -1,7 +1,5 @@
-import type { User } from '../../db/generated/client.ts';
 import { builder } from '../builder.ts';
-
-export const UserRef = builder.objectRef<User>('User');
+import { UserRef } from '../refs.ts';
 
 builder.node(UserRef, {
   id: { resolve: (u) => u.id },

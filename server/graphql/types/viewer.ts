@@ -1,11 +1,8 @@
-import type { Viewer } from '../../auth/viewer.ts';
+import { describeRuntime } from '../../services/runtime/describe-runtime.ts';
 import { builder } from '../builder.ts';
-import { ScopeEnum } from './enums.ts';
-import { RuntimeInfoRef } from './runtime-info.ts';
-import { UserRef } from './user.ts';
-import { WorkspaceRef } from './workspace.ts';
-
-export const ViewerRef = builder.objectRef<Viewer>('Viewer');
+import { ScopeEnum } from '../enums/scope.ts';
+import { loadAll } from '../loaders.ts';
+import { RuntimeInfoRef, UserRef, ViewerRef, WorkspaceRef } from '../refs.ts';
 
 builder.objectType(ViewerRef, {
   description: 'The authenticated caller.',
@@ -15,18 +12,11 @@ builder.objectType(ViewerRef, {
     runtime: t.field({
       type: RuntimeInfoRef,
       description: 'The agent runtime serving this API: model and tools.',
-      resolve: (_v, _a, ctx) => ({
-        model: ctx.deps.runtime.models.info,
-        tools: ctx.deps.runtime.tools.list().map((x) => x.name),
-        embeddingModel: ctx.deps.embedder?.model ?? null,
-      }),
+      resolve: (_v, _a, ctx) => describeRuntime(ctx.deps, ctx.viewer),
     }),
     workspaces: t.field({
       type: [WorkspaceRef],
-      resolve: async (v, _a, ctx) => {
-        const rows = await Promise.all([...v.memberships.keys()].map((id) => ctx.loaders.workspace.load(id)));
-        return rows.filter((w) => w !== null);
-      },
+      resolve: (v, _a, ctx) => loadAll(ctx.loaders.workspace, [...v.memberships.keys()]),
     }),
   }),
 });

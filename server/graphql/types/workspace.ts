@@ -1,14 +1,33 @@
 import type { ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
-import type { Workspace } from '../../db/generated/client.ts';
+import { listApprovals } from '../../services/approvals/list-approvals.ts';
+import { getWorkspaceCostSummary } from '../../services/costs/get-costs.ts';
+import { encodeKeyset } from '../../services/keyset.ts';
+import { ledgerByDay } from '../../services/ledger/ledger-by-day.ts';
+import { listMemories, memoryProfile } from '../../services/memory/browse-memories.ts';
+import { listWorkspaceObjects } from '../../services/objects/list-objects.ts';
+import { getSettings } from '../../services/settings/update-settings.ts';
 import { encodeTaskCursor, listTasks } from '../../services/tasks/list-tasks.ts';
 import { getMainThread } from '../../services/threads/get-main-thread.ts';
 import { builder } from '../builder.ts';
-import { cursorConnection } from '../pagination.ts';
-import { RoleEnum, TaskStatusEnum } from './enums.ts';
-import { TaskRef } from './task.ts';
-import { ThreadRef } from './thread.ts';
-
-export const WorkspaceRef = builder.objectRef<Workspace>('Workspace');
+import { ApprovalStatusEnum } from '../enums/approval-status.ts';
+import { MemoryKindEnum } from '../enums/memory-kind.ts';
+import { MemoryScopeEnum } from '../enums/memory-scope.ts';
+import { ObjectKindEnum } from '../enums/object-kind.ts';
+import { RoleEnum } from '../enums/role.ts';
+import { TaskStatusEnum } from '../enums/task-status.ts';
+import { cursorConnection, offsetConnection } from '../pagination.ts';
+import {
+  ApprovalRef,
+  LedgerDayRef,
+  MemoryProfileRef,
+  MemoryRef,
+  TaskRef,
+  ThreadRef,
+  WorkspaceCostSummaryRef,
+  WorkspaceObjectRef,
+  WorkspaceRef,
+  WorkspaceSettingsRef,
+} from '../refs.ts';
 
 builder.node(WorkspaceRef, {
   id: { resolve: (w) => w.id },
@@ -45,5 +64,60 @@ builder.node(WorkspaceRef, {
       description: "The viewer's main thread in this workspace.",
       resolve: (w, _a, ctx) => getMainThread(ctx.deps, ctx.viewer, w.id),
     }),
+    objects: t.connection({
+      type: WorkspaceObjectRef,
+      description: 'Objects of the shared workspace, most recently changed first.',
+      args: { kind: t.arg({ type: ObjectKindEnum, required: false }), includeDeleted: t.arg.boolean({ required: false }) },
+      resolve: (w, args, ctx) =>
+        offsetConnection({ args, defaultSize: 20, maxSize: 100 }, ({ limit, offset }) =>
+          listWorkspaceObjects(ctx.deps, ctx.viewer, { workspaceId: w.id, kind: args.kind, includeDeleted: args.includeDeleted, limit, offset }),
+        ),
+    }),
+    memories: t.connection({
+      type: MemoryRef,
+      description: "Long-term memories the viewer may see (the workspace's workspace and task memories, and their own user memories), newest first.",
+      args: {
+        kind: t.arg({ type: MemoryKindEnum, required: false }),
+        scope: t.arg({ type: MemoryScopeEnum, required: false }),
+        subject: t.arg.string({ required: false, description: 'An exact subject key, or a prefix ending in "." (e.g. "preference.").' }),
+        query: t.arg.string({ required: false, description: 'Words that must all occur in the memory (word prefixes).' }),
+        includeSuperseded: t.arg.boolean({
+          required: false,
+          description: 'Also list inferences a stated memory overrides, and match filters against superseded versions too.',
+        }),
+      },
+      resolve: (w, args, ctx) =>
+        cursorConnection({ args, toCursor: encodeKeyset, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
+          listMemories(
+            ctx.deps,
+            ctx.viewer,
+            { workspaceId: w.id, kind: args.kind, scope: args.scope, subject: args.subject, query: args.query, includeSuperseded: args.includeSuperseded },
+            page,
+          ),
+        ),
+    }),
+    memoryProfile: t.field({
+      type: MemoryProfileRef,
+      nullable: true,
+      description: "The viewer's current profile snapshot in this workspace.",
+      resolve: (w, _a, ctx) => memoryProfile(ctx.deps, ctx.viewer, w.id),
+    }),
+    settings: t.field({ type: WorkspaceSettingsRef, resolve: (w, _a, ctx) => getSettings(ctx.deps, ctx.viewer, w.id) }),
+    approvals: t.connection({
+      type: ApprovalRef,
+      description: 'Approval cards, newest first.',
+      args: { statuses: t.arg({ type: [ApprovalStatusEnum], required: false }) },
+      resolve: (w, args, ctx) =>
+        cursorConnection({ args, toCursor: encodeKeyset, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
+          listApprovals(ctx.deps, ctx.viewer, { workspaceId: w.id, statuses: args.statuses ?? null }, page),
+        ),
+    }),
+    ledgerByDay: t.field({
+      type: [LedgerDayRef],
+      description: 'Money per UTC day, newest first.',
+      args: { days: t.arg.int({ required: false, defaultValue: 30 }) },
+      resolve: (w, args, ctx) => ledgerByDay(ctx.deps, ctx.viewer, { workspaceId: w.id, days: args.days }),
+    }),
+    costSummary: t.field({ type: WorkspaceCostSummaryRef, resolve: (ws, _a, ctx) => getWorkspaceCostSummary(ctx.deps, ctx.viewer, ws.id) }),
   }),
 });

@@ -1,0 +1,3 @@
+import { builder } from '../builder.ts';
+
+export const ActorKindEnum = builder.enumType('ActorKind', { values: ['USER', 'AGENT', 'SYSTEM'] as const });

@@ -1,0 +1,3 @@
+import { builder } from '../builder.ts';
+
+export const MemoryEvidenceStatusEnum = builder.enumType('MemoryEvidenceStatus', { values: ['ACTIVE', 'REVOKED'] as const });

@@ -1,0 +1,27 @@
+import { getObjectNow } from '../../services/objects/load-objects.ts';
+import type { createObject } from '../../services/objects/write-object.ts';
+import { builder } from '../builder.ts';
+import { ObjectVersionRef, WorkspaceObjectRef } from '../refs.ts';
+
+/** What every object write returns (the version it made, or for a replayed key, made before). */
+export type WriteResult = Awaited<ReturnType<typeof createObject>>;
+
+export const ObjectWritePayload = builder.objectRef<{ r: WriteResult }>('ObjectWritePayload').implement({
+  fields: (t) => ({
+    object: t.field({
+      type: WorkspaceObjectRef,
+      resolve: (p, _a, ctx) => getObjectNow(ctx.deps, ctx.viewer, p.r.object.id),
+    }),
+    version: t.field({
+      type: ObjectVersionRef,
+      description: 'The version this write produced (or, for a replayed idempotency key, produced earlier).',
+      resolve: async (p, _a, ctx) => (await ctx.loaders.objectVersion.load({ objectId: p.r.object.id, version: p.r.version }))!,
+    }),
+    replayed: t.boolean({ resolve: (p) => p.r.replayed }),
+    summary: t.string({ resolve: (p) => p.r.summary }),
+    changedByOthers: t.stringList({
+      description: 'Flow edits: nodes others changed since your base version (kept; your edit applied on top).',
+      resolve: (p) => p.r.changedByOthers ?? [],
+    }),
+  }),
+});

@@ -1,0 +1,105 @@
+// The object types of the schema, declared by name and backing type only. Each is implemented in
+// its own file under ./types; a type file imports the refs of the types its fields point at from
+// here, never from another type file, so types that point at each other (a task and its workspace,
+// a message and its route's task) need no import cycle.
+import type {
+  Approval,
+  Card,
+  ChangeNotice,
+  GenerationJob,
+  InboxItem,
+  Message,
+  MemoryEvidence,
+  ObjectVersion,
+  RouteDecision,
+  Task,
+  Thread,
+  ToolCall,
+  User,
+  Workspace,
+  WorkspaceObject,
+  WorkspaceSettings,
+} from '../db/generated/client.ts';
+import type { Viewer } from '../auth/viewer.ts';
+import type { Checklist, ChecklistItem } from '../domain/checklist.ts';
+import type { TaskCost, WorkspaceCostSummary } from '../services/costs/get-costs.ts';
+import type { EventRow } from '../services/events/event-view.ts';
+import type { LedgerDay } from '../services/ledger/ledger-by-day.ts';
+import type { LedgerSummary } from '../services/ledger/task-ledger.ts';
+import type { MemoryUseView, MemoryView, ProfileView, VersionView } from '../services/memory/browse-memories.ts';
+import type { Delivery } from '../services/messages/message-details.ts';
+import type { ModelInfo, ProcessRow, RuntimeInfo } from '../services/runtime/describe-runtime.ts';
+import type { StepWithCalls, TurnWithSteps } from '../services/tasks/task-journal.ts';
+import { builder } from './builder.ts';
+
+// Shapes stored as JSON on their rows, as the API reads them.
+export type RouteCandidate = { taskId: string; title: string; score: number };
+export type CardOption = { id: string; label: string; taskId: string | null; action: string };
+export type ApprovalReason = { code: string; message: string };
+export type ApprovalOption = { id: string; label: string; objectId?: string | null };
+export type GeneratedFile = { mime: string; bytes: number; width?: number; height?: number; path: string };
+export type ObjectFile = { path: string; mime: string; bytes: number; width?: number; height?: number };
+export type ObjectAuthor = { kind: 'USER' | 'AGENT' | 'SYSTEM'; userId: string | null; taskId: string | null };
+export type EventActor = { kind: EventRow['actorKind']; id: string | null };
+export type PayloadRef = { hash: string; size: number; schema: string };
+
+// People and places.
+export const UserRef = builder.objectRef<User>('User');
+export const ViewerRef = builder.objectRef<Viewer>('Viewer');
+export const WorkspaceRef = builder.objectRef<Workspace>('Workspace');
+export const WorkspaceSettingsRef = builder.objectRef<WorkspaceSettings>('WorkspaceSettings');
+export const WorkspaceCostSummaryRef = builder.objectRef<WorkspaceCostSummary>('WorkspaceCostSummary');
+
+// The main thread and routing.
+export const ThreadRef = builder.objectRef<Thread>('Thread');
+export const MessageRef = builder.objectRef<Message>('Message');
+export const MessageDeliveryRef = builder.objectRef<Delivery>('MessageDelivery');
+export const RouteDecisionRef = builder.objectRef<RouteDecision>('RouteDecision');
+export const RouteCandidateRef = builder.objectRef<RouteCandidate>('RouteCandidate');
+export const CardRef = builder.objectRef<Card>('Card');
+export const CardOptionRef = builder.objectRef<CardOption>('CardOption');
+
+// Tasks, their log and their journal.
+export const TaskRef = builder.objectRef<Task>('Task');
+export const TaskEventRef = builder.objectRef<EventRow>('TaskEvent');
+export const EventActorRef = builder.objectRef<EventActor>('EventActor');
+export const PayloadRefRef = builder.objectRef<PayloadRef>('PayloadRef');
+export const TurnRef = builder.objectRef<TurnWithSteps>('Turn');
+export const StepRef = builder.objectRef<StepWithCalls>('Step');
+export const ToolCallRef = builder.objectRef<ToolCall>('ToolCall');
+export const InboxItemRef = builder.objectRef<InboxItem>('InboxItem');
+export const ChecklistRef = builder.objectRef<Checklist>('Checklist');
+export const ChecklistItemRef = builder.objectRef<ChecklistItem>('ChecklistItem');
+export const TaskCostRef = builder.objectRef<TaskCost>('TaskCost');
+
+// Generations and money.
+export const GenerationJobRef = builder.objectRef<GenerationJob>('GenerationJob');
+export const GeneratedFileRef = builder.objectRef<GeneratedFile>('GeneratedFile');
+export const LedgerSummaryRef = builder.objectRef<LedgerSummary>('LedgerSummary');
+export const LedgerDayRef = builder.objectRef<LedgerDay>('LedgerDay');
+
+// Approvals.
+export const ApprovalRef = builder.objectRef<Approval>('Approval');
+export const ApprovalReasonRef = builder.objectRef<ApprovalReason>('ApprovalReason');
+export const ApprovalOptionRef = builder.objectRef<ApprovalOption>('ApprovalOption');
+
+// The shared workspace.
+export const WorkspaceObjectRef = builder.objectRef<WorkspaceObject>('WorkspaceObject');
+export const ObjectVersionRef = builder.objectRef<ObjectVersion>('ObjectVersion');
+export const ObjectAuthorRef = builder.objectRef<ObjectAuthor>('ObjectAuthor');
+export const ObjectFileRef = builder.objectRef<ObjectFile>('ObjectFile');
+export const ChangeNoticeRef = builder.objectRef<ChangeNotice>('ChangeNotice');
+
+// Long-term memory.
+export const MemoryRef = builder.objectRef<MemoryView>('Memory');
+export const MemoryVersionRef = builder.objectRef<VersionView>('MemoryVersion');
+export const MemoryCitationRef = builder.objectRef<VersionView['links'][number]>('MemoryCitation');
+export const MemoryEvidenceRef = builder.objectRef<MemoryEvidence>('MemoryEvidence');
+export const MemoryUseRef = builder.objectRef<MemoryUseView>('MemoryUse');
+export const MemoryProfileRef = builder.objectRef<ProfileView>('MemoryProfile');
+export const MemoryProfileEntryRef = builder.objectRef<ProfileView['entries'][number]>('MemoryProfileEntry');
+
+// The runtime serving the API.
+export const RuntimeInfoRef = builder.objectRef<RuntimeInfo>('RuntimeInfo');
+export const ModelInfoRef = builder.objectRef<ModelInfo>('ModelInfo');
+export const RuntimeProcessRef = builder.objectRef<ProcessRow>('RuntimeProcess');

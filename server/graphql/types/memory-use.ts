@@ -1,0 +1,15 @@
+import { builder } from '../builder.ts';
+import { MemoryUseRef, TaskRef } from '../refs.ts';
+
+builder.objectType(MemoryUseRef, {
+  description: "A worker step whose context included this memory (as a relevant memory or a profile entry).",
+  fields: (t) => ({
+    task: t.field({ type: TaskRef, nullable: true, resolve: (u, _a, ctx) => ctx.loaders.task.load(u.taskId) }),
+    stepOrdinal: t.exposeInt('stepOrdinal', { description: "The step's position in the task (0-based, over all turns)." }),
+    stepId: t.exposeString('stepId', { nullable: true, description: 'The step, once committed.' }),
+    turnNumber: t.exposeInt('turnNumber', { nullable: true }),
+    stepIndex: t.exposeInt('stepIndex', { nullable: true, description: 'The step index within its turn.' }),
+    versionNumber: t.exposeInt('versionNumber', { description: 'Which version of the memory was used.' }),
+    usedAt: t.expose('usedAt', { type: 'DateTime' }),
+  }),
+});
