@@ -26,11 +26,42 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   INTERNAL: 500,
 };
 
+/**
+ * What exactly was refused, when a code alone does not tell a client how to recover: it goes to
+ * `extensions.reason` beside `extensions.code`. Every reason the server emits is a row here — the
+ * schema publishes this table as the ErrorReason enum, and AppError's details accept no other
+ * reason, so a new one cannot reach a client undocumented.
+ */
+export const errorReasons = {
+  STALE_BASE_VERSION: {
+    codes: ['CONFLICT'],
+    description: 'A whole-content update was based on an older version than the current one (extensions.currentVersion); re-read the object and apply the change again.',
+  },
+  FIND_NOT_UNIQUE: {
+    codes: ['BAD_USER_INPUT', 'CONFLICT'],
+    description: 'A document edit has a find that matched no place or several (extensions.failures); CONFLICT when the document also changed since the base version.',
+  },
+  NODE_CONFLICT: {
+    codes: ['CONFLICT'],
+    description: 'A flow edit touched nodes that changed or disappeared since its base version (extensions.conflicts); nothing was written.',
+  },
+  OBJECT_DELETED: {
+    codes: ['CONFLICT'],
+    description: 'The object was deleted: it can no longer be edited, and deleting it again is refused.',
+  },
+} as const satisfies Record<string, { codes: readonly ErrorCode[]; description: string }>;
+export type ErrorReason = keyof typeof errorReasons;
+/** The reasons by name, for details such as `{ reason: ErrorReason.STALE_BASE_VERSION }`. */
+export const ErrorReason = Object.fromEntries(Object.keys(errorReasons).map((r) => [r, r])) as { readonly [R in ErrorReason]: R };
+
+/** Safe, structured details for the client (never internals); a reason must come from the table above. */
+export type ErrorDetails = { reason?: ErrorReason; [key: string]: unknown };
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   /** Safe, structured details for the client (never internals). */
-  readonly details: Record<string, unknown> | undefined;
-  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+  readonly details: ErrorDetails | undefined;
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
     super(message);
     this.name = 'AppError';
     this.code = code;
@@ -42,7 +73,7 @@ export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const forbidden = (message = 'You are not allowed to do this') => new AppError('FORBIDDEN', message);
-export const conflict = (message: string, details?: Record<string, unknown>) =>
+export const conflict = (message: string, details?: ErrorDetails) =>
   new AppError('CONFLICT', message, details);
-export const badInput = (message: string, details?: Record<string, unknown>) =>
+export const badInput = (message: string, details?: ErrorDetails) =>
   new AppError('BAD_USER_INPUT', message, details);

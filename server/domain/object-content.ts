@@ -2,7 +2,7 @@
 // edits and "what changed" summaries. No database here.
 import { z } from 'zod';
 import { canonicalJson } from './canonical-json.ts';
-import { AppError, badInput, conflict } from '../errors.ts';
+import { AppError, badInput, conflict, ErrorReason } from '../errors.ts';
 
 export const OBJECT_KINDS = ['IMAGE', 'VIDEO', 'AUDIO', 'MODEL_3D', 'DOCUMENT', 'COLLECTION', 'FLOW'] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
@@ -263,7 +263,7 @@ export function applyFlowOps(
   }
   if (conflicts.length) {
     throw conflict(`Flow edit refused: ${conflicts.map((c) => `node ${c.nodeId} (${c.reason})`).join('; ')}. Re-read the flow and retry.`, {
-      reason: 'NODE_CONFLICT',
+      reason: ErrorReason.NODE_CONFLICT,
       currentVersion,
       conflicts,
     });

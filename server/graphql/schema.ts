@@ -8,6 +8,7 @@ import './enums/approval-kind.ts';
 import './enums/approval-status.ts';
 import './enums/autonomy-level.ts';
 import './enums/checklist-item-status.ts';
+import './enums/error-reason.ts';
 import './enums/memory-evidence-status.ts';
 import './enums/memory-kind.ts';
 import './enums/memory-link-role.ts';

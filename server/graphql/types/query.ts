@@ -1,6 +1,7 @@
-import { notFound } from '../../errors.ts';
+import { errorReasons, notFound, type ErrorReason } from '../../errors.ts';
 import { getTask } from '../../services/tasks/get-task.ts';
 import { builder } from '../builder.ts';
+import { ErrorReasonEnum } from '../enums/error-reason.ts';
 import { parseGlobalId } from '../ids.ts';
 import { TaskRef, ViewerRef, WorkspaceRef } from '../refs.ts';
 
@@ -20,6 +21,12 @@ builder.queryType({
       type: TaskRef,
       args: { id: t.arg.id({ required: true }) },
       resolve: (_r, args, ctx) => getTask(ctx.deps, ctx.viewer, parseGlobalId(String(args.id), 'Task', 'id')),
+    }),
+    errorReasons: t.field({
+      type: [ErrorReasonEnum],
+      description:
+        'Every value an error\'s `extensions.reason` can take; the ErrorReason enum says what each means and which `extensions.code` it comes with.',
+      resolve: () => Object.keys(errorReasons) as ErrorReason[],
     }),
   }),
 });

@@ -6,7 +6,7 @@
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import type { Deps } from '../deps.ts';
-import { conflict } from '../../errors.ts';
+import { conflict, ErrorReason } from '../../errors.ts';
 import type { ApprovedActionHandler } from '../approvals/action-handler.ts';
 import { requestApproval } from '../../store/approvals/request-approval.ts';
 import { appendFeed, lockObject } from '../../store/objects/store.ts';
@@ -16,7 +16,7 @@ export async function requestDeleteObject(deps: Deps, viewer: Viewer, objectId: 
   const workspaceId = await workspaceOf(deps, viewer, objectId, 'write');
   const { value } = await transactWithEvents(deps, async (tx, emit) => {
     const obj = await lockObject(tx, workspaceId, objectId);
-    if (obj.deletedAt) throw conflict('The object is already deleted', { reason: 'OBJECT_DELETED', objectId, currentVersion: obj.currentVersion });
+    if (obj.deletedAt) throw conflict('The object is already deleted', { reason: ErrorReason.OBJECT_DELETED, objectId, currentVersion: obj.currentVersion });
     const { approval } = await requestApproval(tx, emit, {
       workspaceId,
       taskId: null,

@@ -3,7 +3,7 @@
 // operations on flows, and reading (which records the version a task saw).
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { badInput, conflict, notFound } from '../../errors.ts';
+import { badInput, conflict, ErrorReason, notFound } from '../../errors.ts';
 import { applyFindReplace, applyFlowOps, parseContent, type FindReplace, type FlowContent, type FlowOp, type ObjectKind } from '../../domain/object-content.ts';
 import { actorTaskId, commitVersionTx, createObjectTx, markSeen, requireBase, type ObjectActor, type WriteResult } from './store.ts';
 
@@ -74,7 +74,7 @@ export async function editDocumentOp(
       if (base !== null && base > obj.currentVersion) throw badInput(`baseVersion ${base} does not exist yet (current ${obj.currentVersion})`);
       const r = applyFindReplace((current.content as { markdown: string }).markdown, args.edits);
       if (!r.ok) {
-        const details = { reason: 'FIND_NOT_UNIQUE', objectId: obj.id, currentVersion: obj.currentVersion, baseVersion: base, failures: r.failures };
+        const details = { reason: ErrorReason.FIND_NOT_UNIQUE, objectId: obj.id, currentVersion: obj.currentVersion, baseVersion: base, failures: r.failures };
         const what = r.failures.map((f) => `edit ${f.index} ("${f.find.slice(0, 40)}") matched ${f.matches} times`).join('; ');
         if (base !== null && base < obj.currentVersion) {
           throw conflict(`The document changed since version ${base} (now ${obj.currentVersion}) and ${what}: re-read it`, details);

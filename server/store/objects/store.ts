@@ -16,7 +16,7 @@ import { OBJECTS_CHANNEL } from '../../channel/notifier.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { conflict, ErrorReason, notFound } from '../../errors.ts';
 import { describeChanges, diffContent, nextNodeVersions, type Changes, type FlowContent, type NodeVersions, type ObjectKind } from '../../domain/object-content.ts';
 
 export type ObjectActor =
@@ -211,7 +211,7 @@ export async function commitVersionTx(
     if (prior) return { object: obj, version: prior.version, replayed: true, summary: prior.summary, changes: prior.changes as Changes };
   }
   if (obj.deletedAt) {
-    throw conflict('The object was deleted; it can no longer be edited', { reason: 'OBJECT_DELETED', objectId: obj.id, currentVersion: obj.currentVersion });
+    throw conflict('The object was deleted; it can no longer be edited', { reason: ErrorReason.OBJECT_DELETED, objectId: obj.id, currentVersion: obj.currentVersion });
   }
   const cur = await tx.objectVersion.findUniqueOrThrow({
     where: { objectId_version: { objectId: obj.id, version: obj.currentVersion } },
@@ -295,7 +295,7 @@ export function requireBase(obj: LockedObject, baseVersion: number): void {
   if (baseVersion !== obj.currentVersion) {
     throw conflict(
       `The object is at version ${obj.currentVersion}, not ${baseVersion}: re-read it and apply your change to the current version`,
-      { reason: 'STALE_BASE_VERSION', objectId: obj.id, baseVersion, currentVersion: obj.currentVersion },
+      { reason: ErrorReason.STALE_BASE_VERSION, objectId: obj.id, baseVersion, currentVersion: obj.currentVersion },
     );
   }
 }
