@@ -11,6 +11,7 @@ import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import type { Deps } from '../deps.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import { badInput, conflict, forbidden, notFound } from '../../errors.ts';
+import { lockApproval } from '../../store/approvals/statements.ts';
 import { ensureTurn } from '../../store/turns.ts';
 import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts';
 import { parseInput } from '../validate.ts';
@@ -49,7 +50,7 @@ async function resolveApprovalUntraced(deps: Deps, viewer: Viewer, raw: z.input<
     // Task row first (the lock order of the event channel), then the approval row.
     const head = await tx.approval.findUniqueOrThrow({ where: { id: input.approvalId }, select: { taskId: true } });
     const task = head.taskId ? await lockTask(tx, head.taskId) : undefined;
-    const rows = await tx.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM approvals WHERE id = $1::uuid FOR UPDATE', input.approvalId);
+    const rows = await lockApproval(tx, input.approvalId);
     if (!rows[0]) throw notFound('Approval');
     const approval = await tx.approval.findUniqueOrThrow({ where: { id: input.approvalId } });
     await recordIdempotencyKey(tx, claim);

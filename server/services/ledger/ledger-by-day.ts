@@ -3,6 +3,7 @@ import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';
+import { ledgerDays } from '../../store/ledger.ts';
 
 export type LedgerDay = { day: string; heldCents: number; chargedCents: number; releasedCents: number; entries: number };
 
@@ -14,20 +15,7 @@ export async function ledgerByDay(
   requireWorkspace(viewer, where.workspaceId, 'read');
   const days = where.days ?? 30;
   if (!Number.isInteger(days) || days < 1 || days > 366) throw badInput('days must be between 1 and 366');
-  const rows = await deps.prisma.$queryRawUnsafe<{ day: string; held: bigint; charged: bigint; released: bigint; n: bigint }[]>(
-    `SELECT to_char(created_at AT TIME ZONE 'utc', 'YYYY-MM-DD') AS day,
-            SUM(amount_cents) FILTER (WHERE kind = 'HOLD')::bigint AS held,
-            COALESCE(SUM(amount_cents) FILTER (WHERE kind = 'CHARGE'), 0)::bigint AS charged,
-            COALESCE(SUM(amount_cents) FILTER (WHERE kind = 'RELEASE'), 0)::bigint AS released,
-            COUNT(*)::bigint AS n
-       FROM ledger_entries
-      WHERE workspace_id = $1::uuid AND ($2::uuid IS NULL OR task_id = $2::uuid)
-        AND created_at >= (date_trunc('day', now() AT TIME ZONE 'utc') - ($3::int - 1) * interval '1 day') AT TIME ZONE 'utc'
-      GROUP BY 1 ORDER BY 1 DESC`,
-    where.workspaceId,
-    where.taskId ?? null,
-    days,
-  );
+  const rows = await ledgerDays(deps.prisma, { workspaceId: where.workspaceId, taskId: where.taskId ?? null, days });
   return rows.map((r) => ({
     day: r.day,
     heldCents: Number(r.held ?? 0),

@@ -5,8 +5,13 @@
 // ask a person (an approval card, keyed by the call), rejected by a person, or over the task's cap.
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
-import { decidePaidAction, type ApprovalStatus, type AutonomyLevel, type PaidActionDecision } from '../../domain/approval-policy.ts';
+import { decidePaidAction, type ApprovalStatus, type PaidActionDecision } from '../../domain/approval-policy.ts';
+import { committedCentsOfTask, committedCentsToday } from '../ledger.ts';
+import { lockWorkspaceSettings, type SettingsRow } from '../workspace-settings.ts';
 import { requestApproval } from './request-approval.ts';
+
+// The order path and the settings service lock the settings row through this module, as before.
+export { lockWorkspaceSettings, type SettingsRow };
 
 export type PaidAction = {
   workspaceId: string;
@@ -24,32 +29,9 @@ export type GateOutcome =
   | { kind: 'rejected'; approvalId: string; note: string | null }
   | { kind: 'budget-exceeded'; reason: string };
 
-export type SettingsRow = {
-  per_action_free_cents: number;
-  daily_free_cents: number;
-  autonomy: AutonomyLevel;
-  task_budget_cap_cents: number | null;
-};
-
-/** Committed = held and not released (charged or still on hold). */
-export async function committedCents(tx: Tx, where: 'task' | 'today', id: string): Promise<number> {
-  const filter = where === 'task' ? 'task_id = $1::uuid' : "workspace_id = $1::uuid AND created_at >= date_trunc('day', now() AT TIME ZONE 'utc') AT TIME ZONE 'utc'";
-  const rows = await tx.$queryRawUnsafe<{ c: bigint | null }[]>(
-    `SELECT COALESCE(SUM(CASE kind WHEN 'HOLD' THEN amount_cents WHEN 'RELEASE' THEN -amount_cents ELSE 0 END), 0)::bigint AS c
-       FROM ledger_entries WHERE ${filter}`,
-    id,
-  );
-  return Number(rows[0]?.c ?? 0);
-}
-
-export async function lockWorkspaceSettings(tx: Tx, workspaceId: string): Promise<SettingsRow> {
-  await tx.$executeRawUnsafe('INSERT INTO workspace_settings (workspace_id) VALUES ($1::uuid) ON CONFLICT DO NOTHING', workspaceId);
-  const rows = await tx.$queryRawUnsafe<SettingsRow[]>(
-    `SELECT per_action_free_cents, daily_free_cents, autonomy, task_budget_cap_cents
-       FROM workspace_settings WHERE workspace_id = $1::uuid FOR UPDATE`,
-    workspaceId,
-  );
-  return rows[0]!;
+/** Committed = held and not released (charged or still on hold), by a task or by its workspace today. */
+export function committedCents(tx: Tx, where: 'task' | 'today', id: string): Promise<number> {
+  return where === 'task' ? committedCentsOfTask(tx, id) : committedCentsToday(tx, id);
 }
 
 /** `locked`: the settings row this transaction already locked (the order's gate locks it first). */

@@ -6,6 +6,7 @@ import type { Actor } from '../../channel/types.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import type { ApprovalReason } from '../../domain/approval-policy.ts';
+import { insertApproval } from './statements.ts';
 
 export type ApprovalRequest = {
   workspaceId: string;
@@ -23,22 +24,7 @@ export type ApprovalRequest = {
 
 /** Creates the approval if this request was never made; returns it either way. */
 export async function requestApproval(tx: Tx, emit: Emit, req: ApprovalRequest) {
-  const inserted = await tx.$queryRawUnsafe<{ id: string }[]>(
-    `INSERT INTO approvals (id, workspace_id, task_id, kind, status, title, reasons, quote_cents, action, request_key, requested_by_kind, requested_by_id, options, created_at)
-     VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::"ApprovalKind", 'PENDING', $4, $5::jsonb, $6, $7::jsonb, $8, $9::"ActorKind", $10, $11::jsonb, now())
-     ON CONFLICT (workspace_id, request_key) DO NOTHING RETURNING id`,
-    req.workspaceId,
-    req.taskId,
-    req.kind,
-    req.title,
-    JSON.stringify(req.reasons),
-    req.quoteCents,
-    JSON.stringify(req.action),
-    req.requestKey,
-    req.requestedBy.kind,
-    req.requestedBy.id ?? null,
-    req.options ? JSON.stringify(req.options) : null,
-  );
+  const inserted = await insertApproval(tx, req);
   const approval = await tx.approval.findUniqueOrThrow({
     where: { workspaceId_requestKey: { workspaceId: req.workspaceId, requestKey: req.requestKey } },
   });

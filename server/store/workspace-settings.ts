@@ -1,0 +1,37 @@
+// Statements on workspace_settings: one row per workspace holding the confirmation-free amounts,
+// the autonomy level and the task budget cap. The row is also the lock that serialises a
+// workspace's paid actions and changes to its settings.
+import type { Tx } from '../db/client.ts';
+import type { AutonomyLevel } from '../domain/approval-policy.ts';
+
+export type SettingsRow = {
+  per_action_free_cents: number;
+  daily_free_cents: number;
+  autonomy: AutonomyLevel;
+  task_budget_cap_cents: number | null;
+};
+
+/** Creates the workspace's settings row with the defaults unless it exists. Invariant: at most one row per workspace. */
+export function insertDefaultSettings(tx: Tx, workspaceId: string): Promise<number> {
+  return tx.$executeRawUnsafe('INSERT INTO workspace_settings (workspace_id) VALUES ($1::uuid) ON CONFLICT DO NOTHING', workspaceId);
+}
+
+/**
+ * Locks the workspace's settings row and reads it. Invariant: whoever holds this lock decides a
+ * paid action (or changes the settings) against committed spending that no concurrent order of the
+ * workspace can change until it commits.
+ */
+export function lockSettingsRow(tx: Tx, workspaceId: string): Promise<SettingsRow[]> {
+  return tx.$queryRawUnsafe<SettingsRow[]>(
+    `SELECT per_action_free_cents, daily_free_cents, autonomy, task_budget_cap_cents
+       FROM workspace_settings WHERE workspace_id = $1::uuid FOR UPDATE`,
+    workspaceId,
+  );
+}
+
+/** The workspace's settings, locked for the rest of the transaction (created with the defaults first if missing). */
+export async function lockWorkspaceSettings(tx: Tx, workspaceId: string): Promise<SettingsRow> {
+  await insertDefaultSettings(tx, workspaceId);
+  const rows = await lockSettingsRow(tx, workspaceId);
+  return rows[0]!;
+}
