@@ -52,10 +52,12 @@ export class IdempotencyKeyReused extends AppError {
 }
 export const isIdempotencyKeyReused = (e: unknown): e is IdempotencyKeyReused => e instanceof IdempotencyKeyReused;
 
-/** Throws IdempotencyKeyReused when the key was recorded for a different request (read-only). */
-export async function checkIdempotencyKey(db: PrismaClient | Tx, claim: IdempotencyClaim): Promise<void> {
-  // Statement: read the first use of the key. Invariant: one fingerprint per (workspace, user, operation, key).
-  const rows = await db.$queryRawUnsafe<{ fingerprint: string }[]>(
+/**
+ * The fingerprint recorded at the key's first use (empty before it). Invariant: one fingerprint
+ * per (workspace, user, operation, key) — the primary key.
+ */
+export function readFingerprint(db: PrismaClient | Tx, claim: IdempotencyClaim): Promise<{ fingerprint: string }[]> {
+  return db.$queryRawUnsafe<{ fingerprint: string }[]>(
     `SELECT fingerprint FROM idempotency_records
       WHERE workspace_id = $1::uuid AND user_id = $2::uuid AND operation = $3 AND key = $4`,
     claim.workspaceId,
@@ -63,17 +65,14 @@ export async function checkIdempotencyKey(db: PrismaClient | Tx, claim: Idempote
     claim.operation,
     claim.key,
   );
-  if (rows[0] && rows[0].fingerprint !== claim.fingerprint) throw new IdempotencyKeyReused(claim.operation);
 }
 
 /**
- * Records the key inside the transaction of the request's effect (so a request that fails leaves no
- * record), or confirms that the recorded request is this one. A concurrent first use of the same
- * key waits on the primary key until the other transaction ends, then compares.
+ * Records the key's first use; returns the key when this call recorded it, nothing when it was
+ * already recorded. Invariant: first use wins — a committed fingerprint never changes.
  */
-export async function recordIdempotencyKey(tx: Tx, claim: IdempotencyClaim): Promise<void> {
-  // Statement: first use wins. Invariant: a key's fingerprint never changes once committed.
-  const inserted = await tx.$queryRawUnsafe<{ key: string }[]>(
+export function insertFirstUse(tx: Tx, claim: IdempotencyClaim): Promise<{ key: string }[]> {
+  return tx.$queryRawUnsafe<{ key: string }[]>(
     `INSERT INTO idempotency_records (workspace_id, user_id, operation, key, fingerprint)
      VALUES ($1::uuid, $2::uuid, $3, $4, $5)
      ON CONFLICT (workspace_id, user_id, operation, key) DO NOTHING RETURNING key`,
@@ -83,6 +82,21 @@ export async function recordIdempotencyKey(tx: Tx, claim: IdempotencyClaim): Pro
     claim.key,
     claim.fingerprint,
   );
+}
+
+/** Throws IdempotencyKeyReused when the key was recorded for a different request (read-only). */
+export async function checkIdempotencyKey(db: PrismaClient | Tx, claim: IdempotencyClaim): Promise<void> {
+  const rows = await readFingerprint(db, claim);
+  if (rows[0] && rows[0].fingerprint !== claim.fingerprint) throw new IdempotencyKeyReused(claim.operation);
+}
+
+/**
+ * Records the key inside the transaction of the request's effect (so a request that fails leaves no
+ * record), or confirms that the recorded request is this one. A concurrent first use of the same
+ * key waits on the primary key until the other transaction ends, then compares.
+ */
+export async function recordIdempotencyKey(tx: Tx, claim: IdempotencyClaim): Promise<void> {
+  const inserted = await insertFirstUse(tx, claim);
   if (!inserted[0]) await checkIdempotencyKey(tx, claim);
 }
 

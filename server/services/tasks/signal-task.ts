@@ -14,6 +14,7 @@ import { parseInput } from '../validate.ts';
 import { cancelUnwantedJobs } from '../../generation/jobs.ts';
 import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '../../store/idempotency.ts';
 import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts';
+import { insertSignal } from '../../store/tasks/inbox.ts';
 import { loadTaskFor } from './load-task.ts';
 
 export const SignalTaskInput = z
@@ -45,20 +46,17 @@ export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
     if (claim) await recordIdempotencyKey(tx, claim);
     const inboxSignal = input.signal === 'REVISE' || input.signal === 'ADD_CONTEXT';
     if (input.idempotencyKey || inboxSignal) {
-      const inserted = await tx.$queryRawUnsafe<{ id: string }[]>(
-        `INSERT INTO inbox_items (id, task_id, workspace_id, kind, signal, text, author_user_id, idempotency_key, created_at, consumed_at)
-         VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'SIGNAL', $3, $4, $5::uuid, $6, now(), $7::timestamptz)
-         ON CONFLICT (task_id, idempotency_key) DO NOTHING RETURNING id`,
-        input.taskId,
-        current.workspaceId,
-        input.signal,
-        input.text ?? input.reason ?? null,
-        viewer.userId,
+      const inserted = await insertSignal(tx, {
+        taskId: input.taskId,
+        workspaceId: current.workspaceId,
+        signal: input.signal,
+        text: input.text ?? input.reason ?? null,
+        authorUserId: viewer.userId,
         // Namespaced: the server writes its own inbox keys (`approval:<id>`, `job:<id>`).
-        input.idempotencyKey ? clientKey(input.idempotencyKey) : null,
+        idempotencyKey: input.idempotencyKey ? clientKey(input.idempotencyKey) : null,
         // State signals are applied right here; only inbox signals wait for a step to read them.
-        inboxSignal ? null : new Date(),
-      );
+        consumedAt: inboxSignal ? null : new Date(),
+      });
       if (!inserted[0]) return tx.task.findUniqueOrThrow({ where: { id: input.taskId } }); // already applied
     }
     if (inboxSignal) {

@@ -7,6 +7,7 @@ import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import { ChecklistItemSchema, type Checklist, type ChecklistItem } from '../../domain/checklist.ts';
+import { lockChecklistVersion } from '../tasks/statements.ts';
 
 /**
  * A step's order count is derived from its jobs, never counted: the live and delivered jobs ordered
@@ -57,7 +58,7 @@ export async function writeChecklist(
   args: { taskId: string; actor: Actor; reason: string; callKey?: string | null; baseVersion?: number },
   change: (current: ChecklistItem[], version: number) => ChecklistItem[],
 ): Promise<WriteResult> {
-  const locked = await tx.$queryRawUnsafe<{ checklist_version: number }[]>('SELECT checklist_version FROM tasks WHERE id = $1::uuid FOR UPDATE', args.taskId);
+  const locked = await lockChecklistVersion(tx, args.taskId);
   if (!locked[0]) throw new Error(`task ${args.taskId} not found`);
   if (args.callKey) {
     const prior = await tx.taskChecklist.findUnique({ where: { taskId_callKey: { taskId: args.taskId, callKey: args.callKey } } });

@@ -6,12 +6,11 @@ import type { Actor } from '../../channel/types.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import { decideTransition, isTerminal, type TaskStatus, type TaskTransition, type TransitionDecision } from '../../domain/task-status.ts';
+import { lockTaskStatus } from './statements.ts';
 
+/** Locks the task's row for the rest of the transaction; undefined when there is no such task. */
 export async function lockTask(tx: Tx, taskId: string): Promise<{ status: TaskStatus; workspaceId: string } | undefined> {
-  const rows = await tx.$queryRawUnsafe<{ status: TaskStatus; workspace_id: string }[]>(
-    'SELECT status, workspace_id FROM tasks WHERE id = $1::uuid FOR UPDATE',
-    taskId,
-  );
+  const rows = await lockTaskStatus(tx, taskId);
   const r = rows[0];
   return r ? { status: r.status, workspaceId: r.workspace_id } : undefined;
 }
