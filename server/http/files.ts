@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateToken } from '../auth/viewer.ts';
 import type { Deps } from '../services/deps.ts';
 import { isAppError } from '../errors.ts';
+import { deliveredFiles } from '../store/files.ts';
 import { credentialOf } from './session.ts';
 
 const NAME = /^[A-Za-z0-9_-]{1,120}\.[A-Za-z0-9]{1,8}$/;
@@ -30,13 +31,7 @@ export async function handleFile(deps: Deps, req: IncomingMessage, res: ServerRe
   }
   if (!NAME.test(name) || !viewer.scopes.has('READ')) return text(res, 404, 'Not found');
   const stem = name.slice(0, name.lastIndexOf('.'));
-  const rows = await deps.prisma.$queryRawUnsafe<{ path: string; mime: string }[]>(
-    `SELECT f->>'path' AS path, f->>'mime' AS mime
-       FROM generation_jobs j, jsonb_array_elements(COALESCE(j.result->'files', '[]'::jsonb)) f
-      WHERE j.workspace_id = ANY($1::uuid[]) AND j.upstream_job_id = $2 AND j.status = 'SUCCEEDED'`,
-    [...viewer.memberships.keys()],
-    stem,
-  );
+  const rows = await deliveredFiles(deps.prisma, { workspaceIds: [...viewer.memberships.keys()], upstreamJobId: stem });
   const file = rows.find((r) => basename(r.path) === name);
   if (!file) return text(res, 404, 'Not found');
   const st = await stat(file.path).catch(() => null);

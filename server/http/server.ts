@@ -16,6 +16,7 @@ import type { WebHandler } from './web.ts';
 import { authenticateToken, type Viewer } from '../auth/viewer.ts';
 import type { Deps } from '../services/deps.ts';
 import { isAppError } from '../errors.ts';
+import { ping } from '../store/health.ts';
 import { maskGraphQLError, type GraphQLServer } from './yoga.ts';
 
 export type RunningServer = { url: string; port: number; close(): Promise<void> };
@@ -86,7 +87,7 @@ export async function startHttpServer(
     if (url.pathname === '/health' || url.pathname === '/health/live') return sendJson(res, 200, { ok: true });
     if (url.pathname === '/health/ready') {
       const ready = await Promise.race([
-        deps.prisma.$queryRawUnsafe('SELECT 1').then(() => true, () => false),
+        ping(deps.prisma).then(() => true, () => false),
         new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref()),
       ]);
       return sendJson(res, ready ? 200 : 503, { ok: ready, ...(ready ? {} : { reason: 'the database does not answer' }) });

@@ -9,6 +9,7 @@ import type { Deps } from '../deps.ts';
 import { conflict, ErrorReason } from '../../errors.ts';
 import type { ApprovedActionHandler } from '../approvals/action-handler.ts';
 import { requestApproval } from '../../store/approvals/request-approval.ts';
+import { objectInWorkspace } from '../../store/object-exists.ts';
 import { appendFeed, lockObject } from '../../store/objects/store.ts';
 import { workspaceOf } from './write-object.ts';
 
@@ -36,11 +37,7 @@ export async function requestDeleteObject(deps: Deps, viewer: Viewer, objectId: 
 /** The approved action (registered as approvedActionHandlers.DELETE_OBJECT). */
 export const deleteObjectOnApproval: ApprovedActionHandler = async (action, ctx) => {
   const objectId = String(action.objectId ?? '');
-  const rows = await ctx.tx.$queryRawUnsafe<{ id: string }[]>(
-    'SELECT id FROM workspace_objects WHERE id = $1::uuid AND workspace_id = $2::uuid',
-    objectId,
-    ctx.approval.workspaceId,
-  );
+  const rows = await objectInWorkspace(ctx.tx, ctx.approval.workspaceId, objectId);
   if (!rows[0]) return { deleted: false, reason: 'the object no longer exists' };
   const obj = await lockObject(ctx.tx, ctx.approval.workspaceId, objectId);
   if (obj.deletedAt) return { deleted: true, objectId, alreadyDeleted: true };
