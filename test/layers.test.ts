@@ -2,9 +2,10 @@
 // rules). The check runs on the real tree, and on a small tree with one of each kind of defect to
 // show that it would catch them: a runtime module calling a service, configuration reaching into the
 // runtime, a store module calling a service, GraphQL importing the HTTP layer or the Prisma client,
-// and a cycle made only of type imports.
+// and a cycle made only of type imports. Raw SQL is confined the same way: only the store layer's
+// modules (server/store, server/channel) and the database tooling (server/db) send SQL text.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -61,6 +62,53 @@ test('the check catches every kind of back-arrow and a type-only cycle', async (
     ];
     for (const e of expect) assert.ok(found.includes(e), `expected "${e}" among:\n${found.join('\n')}`);
     assert.ok(found.some((f) => f.startsWith('no-cycles: server/domain/')), `a type-only cycle is reported:\n${found.join('\n')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Prisma's raw-SQL methods and node-postgres' query on a pool or a client. */
+const RAW_SQL = /\$(?:queryRaw|executeRaw)(?:Unsafe)?\b|\b(?:pool|client)\.query\(/;
+const SQL_HOMES = /^server\/(store|channel|db)\//;
+
+/** Server modules outside the store layer that send SQL text, with the first offending line of each. */
+function rawSqlOutsideStore(root: string): string[] {
+  const files = (readdirSync(join(root, 'server'), { recursive: true }) as string[])
+    .map((f) => `server/${f.split('\\').join('/')}`)
+    .filter((f) => f.endsWith('.ts') && !f.startsWith('server/db/generated/'))
+    .sort();
+  const found: string[] = [];
+  for (const f of files) {
+    if (SQL_HOMES.test(f)) continue;
+    const lines = readFileSync(join(root, f), 'utf8').split('\n');
+    const at = lines.findIndex((l) => RAW_SQL.test(l));
+    if (at >= 0) found.push(`${f}:${at + 1}: ${lines[at]!.trim()}`);
+  }
+  return found;
+}
+
+test('raw SQL lives only in the store layer', () => {
+  assert.deepEqual(rawSqlOutsideStore(process.cwd()), [], 'move these statements into a named statement of server/store/');
+  // The scan itself catches each kind of call outside the store and none inside it.
+  const dir = mkdtempSync(join(tmpdir(), 'atelier-sql-'));
+  const file = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  try {
+    file('server/services/a.ts', 'await tx.$queryRawUnsafe(`SELECT 1`);\n');
+    file('server/runtime/b.ts', 'await prisma.$executeRaw`SELECT 1`;\n');
+    file('server/http/c.ts', "await pool.query('SELECT 1');\n");
+    file('server/routing/d.ts', "await client.query('LISTEN x');\n");
+    file('server/store/ok.ts', 'await tx.$queryRawUnsafe(`SELECT 1`);\n');
+    file('server/channel/ok.ts', "await client.query('LISTEN x');\n");
+    file('server/db/ok.ts', 'await prisma.$executeRawUnsafe(`SELECT 1`);\n');
+    file('server/db/generated/ok.ts', 'await prisma.$executeRawUnsafe(`SELECT 1`);\n');
+    file('server/services/fine.ts', 'await tx.task.findMany({});\n');
+    assert.deepEqual(
+      rawSqlOutsideStore(dir).map((f) => f.split(':')[0]),
+      ['server/http/c.ts', 'server/routing/d.ts', 'server/runtime/b.ts', 'server/services/a.ts'],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
