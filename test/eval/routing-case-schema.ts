@@ -1,0 +1,59 @@
+// The routing case format (zod): the tasks a case starts from, the message, and the expected route.
+import { z } from 'zod';
+
+export const OUTCOMES = ['ANSWER', 'LIGHTWEIGHT_TASK', 'EXISTING_TASK', 'NEW_TASK', 'CLARIFY'] as const;
+export const TASK_STATUSES = ['QUEUED', 'RUNNING', 'WAITING', 'PAUSED', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export const TASK_KINDS = ['PERSISTENT', 'LIGHTWEIGHT'] as const;
+/** Tags that name a language of the message text (a mixed-language message carries several). */
+export const LANGUAGE_TAGS = ['en', 'de', 'zh', 'ja', 'fr', 'es', 'it', 'pt', 'nl', 'ko'] as const;
+
+const kebab = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be kebab-case');
+const oneLine = z.string().trim().min(1).regex(/^[^\n\r]*$/, 'must be a single line');
+
+export const taskSchema = z.strictObject({
+  key: kebab,
+  title: oneLine,
+  goal: oneLine,
+  summary: z.string().regex(/^[^\n\r]*$/, 'must be a single line'),
+  status: z.enum(TASK_STATUSES),
+  kind: z.enum(TASK_KINDS),
+  archived: z.boolean(),
+  language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/, 'must be a language code like "en" or "zh-Hant"'),
+  lastActivityHoursAgo: z.number().nonnegative(),
+  objects: z.array(kebab),
+});
+
+export const cardActionSchema = z.strictObject({
+  cardTaskKey: kebab,
+  choice: z.enum(['continue', 'create']),
+});
+
+export const messageSchema = z.strictObject({
+  text: z.string().trim().min(1),
+  taskKey: kebab.nullable(),
+  objectKey: kebab.nullable(),
+  cardAction: cardActionSchema.nullable(),
+});
+
+export const expectedSchema = z.strictObject({
+  outcome: z.enum(OUTCOMES),
+  taskKey: kebab.optional(),
+});
+
+export const routingCaseSchema = z.strictObject({
+  id: kebab,
+  description: oneLine,
+  tags: z.array(kebab).min(1),
+  tasks: z.array(taskSchema).max(30),
+  message: messageSchema,
+  expected: expectedSchema,
+});
+
+export type RoutingTask = z.infer<typeof taskSchema>;
+export type RoutingCase = z.infer<typeof routingCaseSchema>;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export interface ValidationResult {
+  cases: RoutingCase[];
+  problems: string[];
+}
