@@ -30,7 +30,8 @@ import { seedWorkspace, testConfig } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 import { checkJobs, jobsFigures, jobsGates, plantJobs, type JobEvent, type JobsCollected, type JobsLatency } from './jobs/checks.ts';
 import { BASELINE_CHANNEL, monoMs, type SubscriberMessage } from './jobs/subscriber.ts';
-import { fmt, percentile, round, sleep, table } from './stats.ts';
+import { fmt, percentile, round, table } from './stats.ts';
+import { pause, reached } from '../helpers/wait.ts';
 import { plantRequested, verdict } from './verdict.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -54,14 +55,8 @@ const PROBE_EVERY_MS = 25;
 const KINDS: GenerationKind[] = ['IMAGE', 'VIDEO', 'AUDIO', 'MODEL_3D'];
 const isFinal = (s: string) => (TERMINAL_JOB as readonly string[]).includes(s);
 
-async function until(pred: () => boolean | Promise<boolean>, timeoutMs: number, every = 20): Promise<boolean> {
-  const end = performance.now() + timeoutMs;
-  while (!(await pred())) {
-    if (performance.now() > end) return false;
-    await sleep(every);
-  }
-  return true;
-}
+/** Callbacks the in-process provider has yet to deliver (its engine's timers; private, read for this only). */
+const pendingCallbacks = (p: SimulatedProvider) => (p as unknown as { engine: { timers: Map<string, unknown> } }).engine.timers.size;
 
 async function main(): Promise<number> {
   const started = performance.now();
@@ -131,7 +126,7 @@ async function main(): Promise<number> {
     };
     const baselineMs = (ids: number[]) => ids.flatMap((i) => (baselineAt.has(i) ? [baselineAt.get(i)! - sentAt.get(i)!] : []));
     for (let i = 0; i < 20; i++) await sample(); // warm-up, not counted
-    await until(() => baselineAt.size >= 20, 10_000);
+    await reached(() => baselineAt.size >= 20, { timeoutMs: 10_000 });
 
     // ---- reconciliation by polling, as the worker's tick does it
     let reconciling = true;
@@ -144,7 +139,8 @@ async function main(): Promise<number> {
         reconcileRuns++;
         polled += r.polled;
         resolvedUnknown += r.resolvedUnknown;
-        await sleep(RECONCILE_EVERY_MS);
+        // The reconciler's period, as the worker's tick runs it.
+        await pause(RECONCILE_EVERY_MS);
       }
     })();
     const open = () => prisma.generationJob.count({ where: { workspaceId: ws.workspaceId, status: { notIn: ['SUCCEEDED', 'FAILED', 'CANCELLED'] } } });
@@ -156,7 +152,8 @@ async function main(): Promise<number> {
     const prober = (async () => {
       while (probing) {
         loadSamples.push(await sample());
-        await sleep(PROBE_EVERY_MS);
+        // The probe's pace: baseline samples spread over the load.
+        await pause(PROBE_EVERY_MS);
       }
     })();
     let submitErrors = 0;
@@ -182,7 +179,7 @@ async function main(): Promise<number> {
     const submitS = (performance.now() - t0) / 1000;
     process.stderr.write(`  submitted ${CFG.jobs} jobs ×2 in ${submitS.toFixed(1)} s\n`);
     let openAtDeadline = Infinity;
-    await until(async () => (openAtDeadline = await open()) === 0, CFG.settleTimeoutMs, 200);
+    await reached(async () => (openAtDeadline = await open()) === 0, { timeoutMs: CFG.settleTimeoutMs, intervalMs: 200 });
     const settleS = (performance.now() - t0) / 1000;
     probing = false;
     await prober;
@@ -194,15 +191,17 @@ async function main(): Promise<number> {
     for (let i = 0; i < CFG.quietJobs; i++) {
       const j = await submitGeneration(jobs, { workspaceId: ws.workspaceId, taskId: tasks[0]!.id, kind: 'IMAGE', prompt: `quiet ${i}`, params: {}, idempotencyKey: `quiet:${i}` });
       quietIds.push(j.id);
-      await until(() => receivedAt.has(j.id), 10_000);
+      await reached(() => receivedAt.has(j.id), { timeoutMs: 10_000 });
       const s = await sample();
       quietSamples.push(s);
-      await until(() => baselineAt.has(s), 5_000);
+      await reached(() => baselineAt.has(s), { timeoutMs: 5_000 });
     }
     // Everything final (the quiet jobs too), then late callbacks, then the last reconciliation.
-    const quietOpen = (await until(async () => (await open()) === 0, 30_000, 200)) ? 0 : await open();
+    const quietOpen = (await reached(async () => (await open()) === 0, { timeoutMs: 30_000, intervalMs: 200 })) ? 0 : await open();
     openAtDeadline = Math.max(openAtDeadline, quietOpen);
-    await sleep(1000); // stale (out-of-order) and duplicate callbacks arrive up to latency + 20 ms
+    // Stale (out-of-order) and duplicate callbacks come after a job's end: the checks need every one
+    // of them delivered (and found to change nothing) first.
+    await reached(() => pendingCallbacks(provider) === 0, { timeoutMs: 10_000 });
     reconciling = false;
     await reconciler;
     await reconcileJobs(jobs, { silentMs: 0 });
@@ -210,7 +209,7 @@ async function main(): Promise<number> {
     // ---- collect
     const rows = await prisma.generationJob.findMany({ where: { workspaceId: ws.workspaceId } });
     const lastPosition = Number((await prisma.workspace.findUniqueOrThrow({ where: { id: ws.workspaceId } })).eventPosition);
-    await until(() => streamPositions.length >= lastPosition && baselineAt.size >= nextSample, 15_000);
+    await reached(() => streamPositions.length >= lastPosition && baselineAt.size >= nextSample, { timeoutMs: 15_000 });
     child.send('stop');
     await new Promise<void>((r) => (child.exitCode !== null ? r() : child.once('exit', () => r())));
     if (childError) throw new Error(`subscriber process: ${childError}`);

@@ -1,7 +1,5 @@
 // Shared by the benchmarks: percentiles (nearest rank), number formatting and plain-text tables.
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 /** Nearest-rank percentile of an unsorted sample (NaN when empty). */
 export function percentile(sample: readonly number[], p: number): number {
   if (sample.length === 0) return NaN;

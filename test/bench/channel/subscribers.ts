@@ -15,7 +15,8 @@ import { EventNotifier } from '../../../server/channel/notifier.ts';
 import { transactWithEvents } from '../../../server/channel/unit-of-work.ts';
 import { createPrisma } from '../../../server/db/client.ts';
 import { createLogger } from '../../../server/log.ts';
-import { percentile, sleep } from '../stats.ts';
+import { percentile } from '../stats.ts';
+import { pause, reached } from '../../helpers/wait.ts';
 import type { LatencyCase, PathStats } from './checks.ts';
 import { RELAY_CHANNEL } from './relay.ts';
 
@@ -34,15 +35,6 @@ export type ClientMessage = { type: 'mark'; subscribers: number; phase: 'start' 
 const RECEIVE_TIMEOUT_MS = 30_000;
 const send = (m: ClientMessage) => new Promise<void>((r) => process.send!(m, undefined, {}, () => r()));
 
-async function waitFor(pred: () => boolean, timeoutMs: number): Promise<boolean> {
-  const end = performance.now() + timeoutMs;
-  while (!pred()) {
-    if (performance.now() > end) return false;
-    await sleep(5);
-  }
-  return true;
-}
-
 /** Calls `fire(i)` at a steady rate for `durationMs`; waits for all of them. */
 async function steady(ratePerSec: number, durationMs: number, fire: (i: number) => Promise<void>): Promise<number> {
   const total = Math.max(1, Math.round((ratePerSec * durationMs) / 1000));
@@ -50,7 +42,8 @@ async function steady(ratePerSec: number, durationMs: number, fire: (i: number) 
   const inflight: Promise<void>[] = [];
   for (let i = 0; i < total; i++) {
     const wait = start + (i * 1000) / ratePerSec - performance.now();
-    if (wait > 1) await sleep(wait);
+    // The producer's schedule: the i-th call goes out at its slot of the steady rate.
+    if (wait > 1) await pause(wait);
     inflight.push(fire(i));
   }
   await Promise.all(inflight);
@@ -125,7 +118,7 @@ async function runCase(job: ClientJob, deps: Parameters<typeof transactWithEvent
   // Primers (not timed): once every subscriber has one, every subscription is live.
   await appOne({ primer: true });
   await baseOne(-1, 0);
-  const caughtUp = () => waitFor(() => app.every((s) => s.ids.length >= appLast || s.error) && base.every((s) => s.ids.length >= baseLast || s.error), RECEIVE_TIMEOUT_MS);
+  const caughtUp = () => reached(() => app.every((s) => s.ids.length >= appLast || s.error) && base.every((s) => s.ids.length >= baseLast || s.error), { timeoutMs: RECEIVE_TIMEOUT_MS, intervalMs: 5 });
   if (!(await caughtUp())) errors.push('not every subscriber received the primers');
 
   const rounds: LatencyCase['rounds'] = [];

@@ -16,7 +16,7 @@ import { TURN_QUEUE } from '../../../server/store/scheduler.ts';
 import { defineTool } from '../../../server/runtime/tools/types.ts';
 import { createTask } from '../../../server/services/tasks/create-task.ts';
 import type { TestApp } from '../../helpers/app.ts';
-import { sleep } from '../stats.ts';
+import { reached } from '../../helpers/wait.ts';
 import { CFG, pgClient, progress, viewerOf } from './config.ts';
 import { counted, uncounted, type SqlCounts } from './sql-counter.ts';
 
@@ -164,15 +164,16 @@ export async function runE2e(t: TestApp, n: number, concurrency: number): Promis
   // The wake-ups of the turns already run by hand would only be no-ops now: drop them, then start.
   await scheduler.boss.deleteQueuedJobs(TURN_QUEUE);
   const worker = await t.app.startWorker({ concurrency });
-  const drainUntil = Date.now() + 20_000;
-  while (Date.now() < drainUntil) {
-    const r = await prisma.$queryRawUnsafe<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry', 'active')`,
-      TURN_QUEUE,
-    );
-    if (r[0]!.n === 0) break;
-    await sleep(100);
-  }
+  await reached(
+    async () =>
+      (
+        await prisma.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry', 'active')`,
+          TURN_QUEUE,
+        )
+      )[0]!.n === 0,
+    { timeoutMs: 20_000, intervalMs: 100 },
+  );
   const viewer = viewerOf(t.a.ownerId, t.a.workspaceId);
   const start = Date.now();
   const created: { id: string; at: number }[] = [];
@@ -181,12 +182,8 @@ export async function runE2e(t: TestApp, n: number, concurrency: number): Promis
     created.push({ id: task.id, at: task.createdAt.getTime() });
   }
   const ids = created.map((c) => c.id);
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const left = await prisma.task.count({ where: { id: { in: ids }, status: { notIn: ['COMPLETED', 'FAILED', 'CANCELLED'] } } });
-    if (left === 0) break;
-    await sleep(20);
-  }
+  // Tasks still open at the bound are reported by the figures below (their turns never start or end).
+  await reached(async () => (await prisma.task.count({ where: { id: { in: ids }, status: { notIn: ['COMPLETED', 'FAILED', 'CANCELLED'] } } })) === 0, { timeoutMs: 60_000 });
   const events = await prisma.taskEvent.findMany({
     where: { taskId: { in: ids }, type: { in: ['TURN_STARTED', 'TASK_STATUS_CHANGED'] } },
     select: { taskId: true, type: true, payload: true, occurredAt: true },

@@ -4,9 +4,9 @@
 import { TURN_QUEUE } from '../../../server/store/scheduler.ts';
 import { createTask } from '../../../server/services/tasks/create-task.ts';
 import type { TestApp } from '../../helpers/app.ts';
-import { sleep } from '../stats.ts';
+import { pause, reached, waitFor } from '../../helpers/wait.ts';
 import type { RecoveryCollected, TaskRow } from './checks.ts';
-import { CFG, QUICK, progress, rand, viewerOf, WORKER_START_TIMEOUT_MS } from './config.ts';
+import { CFG, QUICK, progress, rand, viewerOf } from './config.ts';
 import type { KillRecord, Pool, WorkerProc } from './workers.ts';
 
 export type RecoveryLoad = { taskIds: string[]; kills: KillRecord[]; loadStart: number; loadMs: number; feedStoppedEarly: boolean; workers: WorkerProc[] };
@@ -25,7 +25,8 @@ export async function runRecoveryLoad(t: TestApp, pool: Pool): Promise<RecoveryL
   const live = () => workers.filter((w) => !w.exited);
   const ready = () => live().filter((w) => w.readyAt !== undefined);
 
-  await Promise.race([Promise.all(workers.map((w) => w.ready)), sleep(WORKER_START_TIMEOUT_MS)]);
+  // Each `ready` settles by itself: true once the worker says so, false at its exit or past WORKER_START_TIMEOUT_MS.
+  await Promise.all(workers.map((w) => w.ready));
   if (ready().length === 0) throw new Error(`no worker process became ready:\n${workers.map((w) => w.output).join('\n---\n').slice(0, 4000)}`);
   progress(`${ready().length} worker processes ready`);
 
@@ -50,7 +51,8 @@ export async function runRecoveryLoad(t: TestApp, pool: Pool): Promise<RecoveryL
         const task = await createTask(t.app.deps, viewer, { workspaceId, title: `recovery-${taskIds.length}` });
         taskIds.push(task.id);
       }
-      await sleep(50);
+      // The feeder's pace: it tops the load up every 50 ms.
+      await pause(50);
     }
     feedDone = true;
   })();
@@ -63,7 +65,8 @@ export async function runRecoveryLoad(t: TestApp, pool: Pool): Promise<RecoveryL
     let lastKill = Date.now();
     while (!stopKilling()) {
       const gap = rand(CFG.killGapMs[0], CFG.killGapMs[1]);
-      while (!stopKilling() && (Date.now() - lastKill < gap || ready().length < 2)) await sleep(20);
+      // No bound of its own: the settle phase below ends the killing (stopKilling) whatever happens.
+      await waitFor(() => stopKilling() || (Date.now() - lastKill >= gap && ready().length >= 2), 'the next moment to kill', { timeoutMs: Infinity, intervalMs: 20 });
       if (stopKilling()) break;
       const owners = await prisma.$queryRawUnsafe<{ owner: string | null; n: number }[]>(
         `SELECT lease_owner AS owner, count(*)::int AS n FROM turns WHERE status = 'RUNNING' GROUP BY lease_owner`,
@@ -98,18 +101,21 @@ export async function runRecoveryLoad(t: TestApp, pool: Pool): Promise<RecoveryL
   })();
 
   await feeder;
-  const settleDeadline = Date.now() + CFG.settleTimeoutMs;
-  while (Date.now() < settleDeadline) {
-    if ((await notEnded()) === 0) break;
-    // Never leave the run without a worker (a failed start, or the pool shrank at the end).
-    if (live().length === 0) pool.add();
-    await sleep(100);
-  }
+  // Tasks still open at the bound are the checks' to report.
+  await reached(
+    async () => {
+      if ((await notEnded()) === 0) return true;
+      // Never leave the run without a worker (a failed start, or the pool shrank at the end).
+      if (live().length === 0) pool.add();
+      return false;
+    },
+    { timeoutMs: CFG.settleTimeoutMs, intervalMs: 100 },
+  );
   const loadMs = Date.now() - loadStart;
   allEnded = true; // stops the killer (whether or not every task ended: the checks say)
   await killer;
   for (const w of live()) w.child.kill('SIGKILL');
-  await Promise.all(workers.map((w) => Promise.race([w.exit, sleep(5000)])));
+  await reached(() => workers.every((w) => w.exited), { timeoutMs: 5000 });
   progress('recovery load done');
   return { taskIds, kills, loadStart, loadMs, feedStoppedEarly, workers };
 }
