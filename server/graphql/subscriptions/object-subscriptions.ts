@@ -1,4 +1,5 @@
 // Live object changes for open editors: replay after the cursor, then live, in feed order.
+import { loadObjectVersions } from '../../services/objects/object-versions.ts';
 import { subscribeObjectChanges, type ObjectChangeEvent } from '../../services/objects/subscribe-object-changes.ts';
 import { builder } from '../builder.ts';
 import { parseGlobalId } from '../ids.ts';
@@ -17,7 +18,9 @@ builder.objectType(ObjectChangeRef, {
     version: t.field({
       type: ObjectVersionRef,
       nullable: true,
-      resolve: (c, _a, ctx) => ctx.deps.prisma.objectVersion.findUnique({ where: { objectId_version: { objectId: c.objectId, version: c.version } } }),
+      // From the service, not the per-operation loader: over graphql-ws the context lives as long as
+      // the subscription, and the loader's cache would keep every version the stream ever sent.
+      resolve: async (c, _a, ctx) => (await loadObjectVersions(ctx.deps, ctx.viewer, [{ objectId: c.objectId, version: c.version }]))[0] ?? null,
     }),
   }),
 });
