@@ -28,7 +28,7 @@ const EnvSchema = z.object({
   ATELIER_MAX_MUTATIONS_PER_REQUEST: z.coerce.number().int().positive().default(10),
   /// Requests per minute per credential (token) before RATE_LIMITED.
   ATELIER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
-  /// Safety poll of the event hub, catching a wake-up lost to a producer crash.
+  /// Safety poll of the live feeds (events, object changes), catching a wake-up lost to a producer crash.
   ATELIER_EVENT_POLL_MS: z.coerce.number().int().positive().default(2000),
   ATELIER_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   ATELIER_GRAPHIQL: bool.default(true),

@@ -3,7 +3,7 @@
 //    commit order: both counters are bumped under the task's and then the workspace's row lock in
 //    the same statement as the insert, and those locks are held until commit. So a committed
 //    position k implies every position < k is committed, which is what lets a reader that saw
-//    "head = k" never miss an event (see hub.ts).
+//    "head = k" never miss an event (see feed.ts).
 //  - Events are appended by the transaction that makes the state change they describe. Call this
 //    last in the transaction: the workspace row lock is held until commit.
 //  - Lock order is task rows → workspace row. A transaction appending to several tasks must lock

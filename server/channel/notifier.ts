@@ -24,8 +24,6 @@ export class EventNotifier {
   private scheduled = false;
   private flushing: Promise<void> = Promise.resolve();
   private readonly localListeners = new Set<LocalWake>();
-  /** Counters for tests: statements sent and notifications in them. */
-  readonly stats = { flushes: 0, notifications: 0 };
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -79,8 +77,6 @@ export class EventNotifier {
     const calls = Array.from({ length: params.length / 2 }, (_, i) => `pg_notify($${2 * i + 1}, $${2 * i + 2})`);
     try {
       await this.prisma.$executeRawUnsafe(`SELECT ${calls.join(', ')}`, ...params);
-      this.stats.flushes++;
-      this.stats.notifications += calls.length;
     } catch (e) {
       // Not fatal: listeners' safety poll will pick the rows up.
       this.log.warn('feed notify failed', { error: (e as Error).message });

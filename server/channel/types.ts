@@ -1,4 +1,4 @@
-// The event channel's data types. Shared by the append path, the hub and the API layer.
+// The event channel's data types. Shared by the append path, the live feeds and the API layer.
 
 export type ActorKind = 'USER' | 'AGENT' | 'SYSTEM';
 export type Redaction = 'PUBLIC' | 'PRIVATE';
