@@ -1,13 +1,15 @@
 'use client';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { WebTaskQuery } from '../gql/graphql';
 import { bus, progressOf, useBusVersion } from '../lib/bus';
-import { describeError, newKey, request, usd } from '../lib/client';
-import { SignalDoc, TaskDoc } from '../lib/documents';
-import { timeAgo, useGql, useSession, useThrottled } from '../lib/hooks';
-import { milestone, statusWord, type MilestoneContext, type TaskEventView } from '../lib/timeline';
+import { usd } from '../lib/client';
+import { TaskDoc } from '../lib/documents';
+import { timeAgo, useGql, useThrottled } from '../lib/hooks';
+import { statusWord, type MilestoneContext } from '../lib/timeline';
 import { useTaskEvents } from '../lib/useTaskEvents';
 import { ApprovalCard, type Thumb } from './ApprovalCard';
+import { TaskSignals as Signals } from './TaskSignals';
+import { TaskTimeline as Timeline } from './TaskTimeline';
 
 type Task = WebTaskQuery['task'];
 type Job = Task['jobs'][number];
@@ -77,131 +79,6 @@ function Artifact({ job, n, chosen }: { job: Job; n: number; chosen: boolean }) 
         Result {n} · {usd(job.quoteCents)}
       </figcaption>
     </figure>
-  );
-}
-
-function Signals({ task, onDone }: { task: Task; onDone: () => void }) {
-  const [mode, setMode] = useState<'REVISE' | 'ADD_CONTEXT' | null>(null);
-  const [text, setText] = useState('');
-  const [confirmCancel, setConfirmCancel] = useState(false);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const session = useSession();
-  if (task.isTerminal || !session.canWrite) return null;
-
-  async function send(signal: 'PAUSE' | 'RESUME' | 'REVISE' | 'ADD_CONTEXT' | 'CANCEL', t?: string) {
-    setBusy(signal);
-    setError(null);
-    try {
-      await request(SignalDoc, { input: { taskId: task.id, signal, text: t ?? null, idempotencyKey: newKey() } });
-      setMode(null);
-      setText('');
-      setConfirmCancel(false);
-      onDone();
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(null);
-    }
-  }
-  return (
-    <div className="signals">
-      <div className="signal-buttons" role="toolbar" aria-label="Steer this task">
-        {task.status === 'PAUSED' ? (
-          <button type="button" className="btn secondary small" disabled={!!busy} onClick={() => void send('RESUME')}>
-            Resume
-          </button>
-        ) : (
-          <button type="button" className="btn secondary small" disabled={!!busy} onClick={() => void send('PAUSE')}>
-            Pause
-          </button>
-        )}
-        <button type="button" className="btn secondary small" aria-expanded={mode === 'REVISE'} onClick={() => setMode(mode === 'REVISE' ? null : 'REVISE')}>
-          Revise
-        </button>
-        <button type="button" className="btn secondary small" aria-expanded={mode === 'ADD_CONTEXT'} onClick={() => setMode(mode === 'ADD_CONTEXT' ? null : 'ADD_CONTEXT')}>
-          Add context
-        </button>
-        {confirmCancel ? (
-          <span className="confirm-inline">
-            Cancel this task?
-            <button type="button" className="btn danger small" disabled={!!busy} onClick={() => void send('CANCEL')}>
-              Yes, cancel
-            </button>
-            <button type="button" className="btn ghost small" onClick={() => setConfirmCancel(false)}>
-              No
-            </button>
-          </span>
-        ) : (
-          <button type="button" className="btn ghost small" onClick={() => setConfirmCancel(true)}>
-            Cancel…
-          </button>
-        )}
-      </div>
-      {mode && (
-        <form
-          className="signal-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (text.trim()) void send(mode, text.trim());
-          }}
-        >
-          <label>
-            <span>{mode === 'REVISE' ? 'What should change?' : 'What should the agent know?'}</span>
-            <input autoFocus value={text} onChange={(e) => setText(e.target.value)} />
-          </label>
-          <button type="submit" className="btn primary small" disabled={!text.trim() || !!busy}>
-            Send
-          </button>
-        </form>
-      )}
-      {error && <p className="error" role="alert">{error}</p>}
-    </div>
-  );
-}
-
-function Timeline({ events, stats, ctx }: { events: TaskEventView[]; stats: { duplicatesDropped: number; gapsFilled: number }; ctx: MilestoneContext }) {
-  const [raw, setRaw] = useState(false);
-  const list = useRef<HTMLOListElement>(null);
-  const atBottom = useRef(true);
-  const items = useMemo(() => events.map((e) => milestone(e, ctx)).filter((m) => m !== null), [events, ctx]);
-  useEffect(() => {
-    const el = list.current;
-    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
-  }, [items.length, raw]);
-  const last = events.at(-1)?.seq ?? 0;
-  return (
-    <section className="timeline" aria-labelledby="timeline-h" data-last-seq={last} data-event-count={events.length} data-dupes={stats.duplicatesDropped}>
-      <div className="section-head">
-        <h3 id="timeline-h">Timeline</h3>
-        <label className="toggle">
-          <input type="checkbox" checked={raw} onChange={(e) => setRaw(e.target.checked)} /> Raw events
-        </label>
-      </div>
-      <ol
-        ref={list}
-        className={raw ? 'raw-events' : 'milestones'}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-        }}
-      >
-        {raw
-          ? events.map((e) => (
-              <li key={e.seq} data-seq={e.seq}>
-                <code>
-                  #{e.seq} {e.type} · {e.actor.kind.toLowerCase()}
-                </code>
-                {e.redacted ? <span className="muted"> (private)</span> : <pre>{JSON.stringify(e.payload, null, 1)}</pre>}
-              </li>
-            ))
-          : items.map((m) => (
-              <li key={m.seq} className={`tone-${m.tone}`} data-seq={m.seq} data-testid="milestone">
-                <span className="when">{new Date(m.at).toLocaleTimeString()}</span> {m.text}
-              </li>
-            ))}
-      </ol>
-    </section>
   );
 }
 
