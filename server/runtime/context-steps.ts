@@ -2,11 +2,12 @@
 // stage order, each decision persisted before the request that applies it; and the inputs of the
 // model-routing rule. The decisions themselves are pure (compaction.ts, models/routing-rule.ts).
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
-import type { Prisma } from '../db/generated/client.ts';
 import type { RuntimeDeps } from './deps.ts';
 import { checkBoundary, type Claim } from './lease.ts';
 import { activeRecords, extractiveSummary, supersededAt, planCompaction, summaryPrompt, type CompactionRecord, type ContextOptions } from '../domain/compaction.ts';
-import { loadCompactions, renderContext, toolResultContent, type ContextInputs, type HistoryStep } from './context.ts';
+import { renderContext, toolResultContent, type ContextInputs } from './context/render.ts';
+import type { HistoryStep } from '../domain/history.ts';
+import { insertCompaction, loadCompactions, markCompactionSuperseded } from '../store/journal/compactions.ts';
 import { openItems } from '../domain/checklist.ts';
 import type { RoutingInput } from './models/routing-rule.ts';
 import { routeModelCall } from './models/routing-rule.ts';
@@ -90,23 +91,19 @@ export async function compactIfNeeded(rt: RuntimeDeps, claim: Claim, inputs: Con
     }
     await checkBoundary(rt, claim);
     const version = (records.at(-1)?.version ?? 0) + 1;
-    try {
-      await rt.prisma.contextSummary.create({
-        data: {
-          taskId: claim.taskId,
-          version,
-          stage: plan.stage,
-          fromStep: plan.fromStep,
-          toStep: plan.toStep,
-          atStep: n,
-          text,
-          model,
-          usage: { ...(usage as object | null ?? {}), costCents } as Prisma.InputJsonValue,
-        },
-      });
-    } catch (e) {
+    const written = await insertCompaction(rt.prisma, {
+      taskId: claim.taskId,
+      version,
+      stage: plan.stage,
+      fromStep: plan.fromStep,
+      toStep: plan.toStep,
+      atStep: n,
+      text,
+      model,
+      usage: { ...(usage as object | null ?? {}), costCents },
+    });
+    if (!written) {
       // Another worker (a takeover) wrote this version: take the rows as they are now.
-      if (!/Unique constraint|P2002/.test((e as Error).message)) throw e;
       records = await loadCompactions(rt.prisma, claim.taskId);
       continue;
     }
@@ -116,7 +113,7 @@ export async function compactIfNeeded(rt: RuntimeDeps, claim: Claim, inputs: Con
   }
   // Summaries a REVISE superseded get marked (the rule itself is derived, compaction.ts).
   for (const r of records.filter((x) => x.stage === 3 && x.atStep <= n && !activeRecords([x], n, inputs.reviseOrdinals).length)) {
-    await rt.prisma.contextSummary.updateMany({ where: { taskId: claim.taskId, version: r.version, supersededAtStep: null }, data: { supersededAtStep: supersededAt(r, inputs.reviseOrdinals) } });
+    await markCompactionSuperseded(rt.prisma, claim.taskId, r.version, supersededAt(r, inputs.reviseOrdinals));
   }
   return records;
 }

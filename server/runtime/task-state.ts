@@ -2,9 +2,9 @@
 // SNAPSHOT_EVERY_EVENTS events (or SNAPSHOT_EVERY_MS of running); loading state takes the latest
 // snapshot and replays only the events after it. The journal tables (turns, steps, tool_calls) stay
 // the runtime's working set; the fold is the independent record recovery checks them against.
-import type { Prisma } from '../db/generated/client.ts';
 import type { PrismaClient } from '../db/client.ts';
 import type { ChecklistItem } from '../domain/checklist.ts';
+import { eventsAfter, insertSnapshot, latestSnapshot, snapshotDue, type LoggedEvent } from '../store/journal/events.ts';
 
 export const SNAPSHOT_EVERY_EVENTS = 50;
 export const SNAPSHOT_EVERY_MS = 60_000;
@@ -47,7 +47,7 @@ export const initialTaskState = (): TaskState => ({
   signals: 0,
 });
 
-type Ev = { seq: number; type: string; payload: unknown };
+type Ev = LoggedEvent;
 type P = Record<string, unknown>;
 
 /** Pure. Unknown event types only advance lastSeq, so new event kinds never break old folds. */
@@ -130,27 +130,12 @@ export function foldEvents(s: TaskState, events: Ev[]): TaskState {
   return events.reduce(applyEvent, s);
 }
 
-async function eventsAfter(prisma: PrismaClient, taskId: string, seq: number): Promise<Ev[]> {
-  return prisma.taskEvent.findMany({
-    where: { taskId, seq: { gt: seq } },
-    orderBy: { seq: 'asc' },
-    select: { seq: true, type: true, payload: true, payloadHash: true },
-  }).then(async (rows) => {
-    // Payloads stored by reference are loaded for the fold.
-    const hashes = [...new Set(rows.filter((r) => r.payloadHash).map((r) => r.payloadHash!))];
-    const bodies = hashes.length
-      ? new Map((await prisma.eventPayload.findMany({ where: { hash: { in: hashes } } })).map((b) => [b.hash, b.body]))
-      : new Map();
-    return rows.map((r) => ({ seq: r.seq, type: r.type, payload: r.payloadHash ? bodies.get(r.payloadHash) : r.payload }));
-  });
-}
-
 /** Latest snapshot + the events after it. */
 export async function loadTaskState(
   prisma: PrismaClient,
   taskId: string,
 ): Promise<{ state: TaskState; snapshotSeq: number | null; replayed: number }> {
-  const snap = await prisma.taskSnapshot.findFirst({ where: { taskId }, orderBy: { seq: 'desc' } });
+  const snap = await latestSnapshot(prisma, taskId);
   const base = snap ? (snap.state as TaskState) : initialTaskState();
   const rest = await eventsAfter(prisma, taskId, base.lastSeq);
   return { state: foldEvents(base, rest), snapshotSeq: snap?.seq ?? null, replayed: rest.length };
@@ -158,19 +143,12 @@ export async function loadTaskState(
 
 /** Writes a snapshot when enough events or time have passed since the last one. */
 export async function maybeSnapshot(prisma: PrismaClient, taskId: string, now = Date.now()): Promise<boolean> {
-  const [task, snap] = await Promise.all([
-    prisma.task.findUnique({ where: { id: taskId }, select: { lastEventSeq: true } }),
-    prisma.taskSnapshot.findFirst({ where: { taskId }, orderBy: { seq: 'desc' }, select: { seq: true, createdAt: true } }),
-  ]);
-  if (!task) return false;
-  const since = task.lastEventSeq - (snap?.seq ?? 0);
+  const { lastEventSeq, snapshot: snap } = await snapshotDue(prisma, taskId);
+  if (lastEventSeq === null) return false;
+  const since = lastEventSeq - (snap?.seq ?? 0);
   const old = snap ? now - snap.createdAt.getTime() >= SNAPSHOT_EVERY_MS : false;
   if (since < SNAPSHOT_EVERY_EVENTS && !(old && since > 0)) return false;
   const { state } = await loadTaskState(prisma, taskId);
-  await prisma.taskSnapshot
-    .create({ data: { taskId, seq: state.lastSeq, state: state as unknown as Prisma.InputJsonValue } })
-    .catch((e: Error) => {
-      if (!/Unique constraint|P2002/.test(e.message)) throw e; // another worker wrote the same one
-    });
+  await insertSnapshot(prisma, taskId, state.lastSeq, state);
   return true;
 }
