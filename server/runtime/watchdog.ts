@@ -7,42 +7,22 @@
 // at most one live turn (partial unique index).
 import { transactWithEvents } from '../channel/unit-of-work.ts';
 import type { RuntimeDeps } from './deps.ts';
+import { takeExpiredLeases, takeStaleQueuedTurns, tasksWithUnreadInboxAndNoTurn } from '../store/journal/recovery.ts';
 import { ensureTurn } from '../store/turns.ts';
 
 export type WatchdogReport = { expiredLeases: number; staleQueued: number; inboxWithoutTurn: number };
 
 export async function watchdogTick(rt: RuntimeDeps, opts: { staleMs: number }): Promise<WatchdogReport> {
-  // enqueued_at throttles the re-sends: several watchdogs, and ticks faster than a worker picks
-  // a job up, would otherwise send the same takeover wake-up again and again.
-  const expired = await rt.prisma.$queryRawUnsafe<{ id: string; generation: number }[]>(
-    `UPDATE turns SET enqueued_at = now()
-      WHERE id IN (SELECT id FROM turns WHERE status = 'RUNNING' AND lease_expires_at < now()
-                     AND enqueued_at < now() - ($1::int * interval '1 millisecond') LIMIT 500)
-      RETURNING id, generation`,
-    Math.min(opts.staleMs, 2000),
-  );
+  // Takeover wake-ups are throttled harder than stale ones (at most every 2 s): a dead worker's turn
+  // should be retried soon, but not re-sent on every tick.
+  const expired = await takeExpiredLeases(rt.prisma, Math.min(opts.staleMs, 2000));
   // Taken-over turns go to the recovery queue: reserved slots run them before any new work waits.
   await Promise.all(expired.map((t) => rt.scheduler.enqueueTurn(rt.prisma, { turnId: t.id, generation: t.generation }, { recovery: true })));
 
-  const stale = await rt.prisma.$queryRawUnsafe<{ id: string; generation: number }[]>(
-    `UPDATE turns SET enqueued_at = now()
-      WHERE id IN (SELECT id FROM turns WHERE status = 'QUEUED'
-                     AND enqueued_at < now() - ($1::int * interval '1 millisecond') LIMIT 500)
-      RETURNING id, generation`,
-    opts.staleMs,
-  );
+  const stale = await takeStaleQueuedTurns(rt.prisma, opts.staleMs);
   await Promise.all(stale.map((t) => rt.scheduler.enqueueTurn(rt.prisma, { turnId: t.id, generation: t.generation })));
 
-  const orphans = await rt.prisma.$queryRawUnsafe<{ id: string; workspace_id: string }[]>(
-    `SELECT k.id, k.workspace_id FROM tasks k
-      WHERE k.status IN ('QUEUED', 'RUNNING', 'WAITING')
-        AND EXISTS (SELECT 1 FROM inbox_items i WHERE i.task_id = k.id AND i.consumed_at IS NULL AND i.withdrawn_at IS NULL
-                      -- A job result of a task that waits (on other jobs or a person) is not a reason
-                      -- to run: the job's end decided in its own transaction whether to wake it.
-                      AND NOT (k.status = 'WAITING' AND i.kind = 'SIGNAL' AND i.signal = 'JOB_RESULT'))
-        AND NOT EXISTS (SELECT 1 FROM turns t WHERE t.task_id = k.id AND t.status IN ('QUEUED', 'RUNNING'))
-      LIMIT 500`,
-  );
+  const orphans = await tasksWithUnreadInboxAndNoTurn(rt.prisma);
   let created = 0;
   for (const k of orphans) {
     const { value } = await transactWithEvents(rt, (tx) => ensureTurn(tx, rt.scheduler, { id: k.id, workspaceId: k.workspace_id }));

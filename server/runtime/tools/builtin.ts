@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { readChecklist } from '../../store/checklist/write-checklist.ts';
+import { hasNoteWithKey } from '../../store/journal/events.ts';
+import { lockTask } from '../../store/tasks/apply-transition.ts';
 import { openItems } from '../../domain/checklist.ts';
 import { defineTool, type ToolDef } from './types.ts';
 
@@ -17,12 +19,8 @@ export const addNote = defineTool({
     // Written once per idempotency key: the check and the append share a transaction that holds
     // the task row, so a replay (or a superseded worker running concurrently) cannot add a second.
     await transactWithEvents(ctx.uow, async (tx, emit) => {
-      await tx.$queryRawUnsafe('SELECT 1 FROM tasks WHERE id = $1::uuid FOR UPDATE', ctx.taskId);
-      const existing = await tx.taskEvent.findFirst({
-        where: { taskId: ctx.taskId, type: 'NOTE', payload: { path: ['key'], equals: ctx.idempotencyKey } },
-        select: { id: true },
-      });
-      if (!existing) emit(ctx.taskId, { type: 'NOTE', actor: { kind: 'AGENT' }, payload: { text: input.text, key: ctx.idempotencyKey } });
+      await lockTask(tx, ctx.taskId);
+      if (!(await hasNoteWithKey(tx, ctx.taskId, ctx.idempotencyKey))) emit(ctx.taskId, { type: 'NOTE', actor: { kind: 'AGENT' }, payload: { text: input.text, key: ctx.idempotencyKey } });
     });
     return { noted: true };
   },

@@ -2,6 +2,7 @@
 // handed to the model as data inside a tool message, never as instructions.
 import { z } from 'zod';
 import { encodePayload } from '../../channel/payload.ts';
+import { storePayload } from '../../store/journal/events.ts';
 import type { ToolContext, ToolDef } from './types.ts';
 
 /** Tool outputs above this size (bytes of canonical JSON) are stored by reference. */
@@ -67,13 +68,7 @@ export class ToolRegistry {
     }
     const enc = encodePayload(checked.data, MAX_TOOL_OUTPUT_CHARS);
     if (enc.inline) return checked.data;
-    await ctx.uow.prisma.$executeRawUnsafe(
-      `INSERT INTO event_payloads (hash, size, schema, body) VALUES ($1, $2, $3, $4::jsonb) ON CONFLICT (hash) DO NOTHING`,
-      enc.hash,
-      enc.size,
-      `tool.${def.name}.output/v1`,
-      enc.json,
-    );
+    await storePayload(ctx.uow.prisma, { hash: enc.hash, size: enc.size, schema: `tool.${def.name}.output/v1`, json: enc.json });
     return { truncated: true, ref: { hash: enc.hash, size: enc.size }, preview: enc.json.slice(0, 2000) };
   }
 }
