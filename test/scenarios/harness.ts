@@ -20,6 +20,7 @@ import type { WorkerHandle } from '../../server/runtime/worker.ts';
 import { graphql } from '../gql/index.ts';
 import { startTestApp, testConfig, type TestApp } from '../helpers/app.ts';
 import { gql, toGlobalId } from '../helpers/clients.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const Send = graphql(`
   mutation ScenarioSend($input: SendMessageInput!) {
@@ -196,12 +197,10 @@ export async function withScenario<T>(label: string, fn: (ctx: ScenarioContext) 
       },
       async settle(taskId, policy, o = {}) {
         const seen: Record<string, number> = {};
-        // Long enough for the slowest recovery at default timings: a missing final callback is
-        // polled after 3 watchdog periods of silence (30 s), an unknown submission at the next tick.
-        const deadline = Date.now() + 240_000;
         let stuckSince: number | null = null;
-        for (;;) {
-          if (Date.now() > deadline) throw new Error(`task ${taskId} did not settle: ${await ctx.status(taskId)}`);
+        // The scripted person looks at the task until it ends: answers the cards it is shown, and
+        // types "continue" when nothing runs and nobody asks. Each look is one check of the wait.
+        const look = async (): Promise<string | null> => {
           if (o.until && (await o.until())) return ctx.status(taskId);
           const task = await prisma.task.findUniqueOrThrow({ where: { id: taskId } });
           if (TERMINAL.includes(task.status)) return task.status;
@@ -221,7 +220,7 @@ export async function withScenario<T>(label: string, fn: (ctx: ScenarioContext) 
               });
               if (r.errors?.length) throw new Error(`resolveApproval: ${r.errors[0]!.message}`);
             }
-            continue;
+            return null;
           }
           const busy =
             (await prisma.turn.count({ where: { taskId, status: { in: ['QUEUED', 'RUNNING'] } } })) +
@@ -239,8 +238,13 @@ export async function withScenario<T>(label: string, fn: (ctx: ScenarioContext) 
               stuckSince = null;
             }
           }
-          await new Promise((r) => setTimeout(r, 50));
-        }
+          return null;
+        };
+        // Long enough for the slowest recovery at default timings: a missing final callback is
+        // polled after 3 watchdog periods of silence (30 s), an unknown submission at the next tick.
+        return waitFor(look, `task ${taskId} to settle`, { timeoutMs: 240_000, intervalMs: 50 }).catch(async (e: Error) => {
+          throw new Error(`${e.message} (now ${await ctx.status(taskId)})`, { cause: e });
+        });
       },
       async signal(taskId, signal, text) {
         const r = await gql(t.url, t.a.ownerToken, Signal, { input: { taskId: toGlobalId('Task', taskId), signal, text, idempotencyKey: key('sig') } });
@@ -252,7 +256,7 @@ export async function withScenario<T>(label: string, fn: (ctx: ScenarioContext) 
     };
     const value = await fn(ctx);
     // Every order ends (recovered from its faults) before the books are checked.
-    await waitUntil(async () => (await prisma.generationJob.count({ where: { workspaceId: t.a.workspaceId, status: { in: [...LIVE_JOB] } } })) === 0, 120_000, 'every generation job ends');
+    await waitFor(async () => (await prisma.generationJob.count({ where: { workspaceId: t.a.workspaceId, status: { in: [...LIVE_JOB] } } })) === 0, 'every generation job to end', { timeoutMs: 120_000, intervalMs: 100 });
     const s = await scoreWorkspace(prisma, t.a.workspaceId);
     Object.assign(metrics, { jobs: s.jobs, duplicateGenerations: s.duplicateGenerations, costCents: s.costCents, staleReads: s.staleReads, forkedCopies: s.forkedCopies, lostWakeups: s.lostWakeups });
     if (s.ledger.length) throw new Error(`the ledger does not balance: ${s.ledger.slice(0, 5).join('; ')}`);
@@ -269,14 +273,6 @@ export async function withScenario<T>(label: string, fn: (ctx: ScenarioContext) 
     await worker?.stop().catch(() => {});
     await t.close();
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-export async function waitUntil(cond: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

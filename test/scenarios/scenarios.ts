@@ -9,7 +9,8 @@ import { readChecklist } from '../../server/store/checklist/write-checklist.ts';
 import { assetIdForJob } from '../../server/store/objects/create-asset.ts';
 import { editDocument } from '../../server/services/objects/write-object.ts';
 import type { Viewer } from '../../server/auth/viewer.ts';
-import { waitUntil, type CardPolicy, type ScenarioContext } from './harness.ts';
+import { type CardPolicy, type ScenarioContext } from './harness.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 /** A person: approves plans and confirmations, picks the given candidate. */
 const person =
@@ -229,12 +230,12 @@ export const SCENARIOS: Scenario[] = [
       // Last week: the plan was approved, then the user paused the work and left.
       await ctx.settle(task, person(), { expectCards: { PLAN: 1 }, until: async () => (await prisma.approval.count({ where: { taskId: task, kind: 'PLAN', status: 'APPROVED' } })) > 0 });
       await ctx.signal(task, 'PAUSE');
-      await waitUntil(
+      await waitFor(
         async () =>
           (await prisma.turn.count({ where: { taskId: task, status: { in: ['QUEUED', 'RUNNING'] } } })) === 0 &&
           (await prisma.generationJob.count({ where: { taskId: task, status: { in: ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'] } } })) === 0,
-        120_000,
-        'the paused task is at rest',
+        'the paused task to be at rest',
+        { timeoutMs: 120_000, intervalMs: 100 },
       );
       assert.equal(await ctx.status(task), 'PAUSED');
       const weekAgo = new Date(Date.now() - 8 * 24 * 3600_000);
@@ -277,7 +278,7 @@ export const SCENARIOS: Scenario[] = [
       const stoppedAt = new Date();
       // The order ends (at the provider, or by reconciliation when its submission's outcome was
       // unknown): recorded and settled, and the task is not revived.
-      await waitUntil(async () => (await prisma.generationJob.count({ where: { taskId: task, status: { in: ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'] } } })) === 0, 120_000, 'the order ends');
+      await waitFor(async () => (await prisma.generationJob.count({ where: { taskId: task, status: { in: ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'] } } })) === 0, 'the order to end', { timeoutMs: 120_000, intervalMs: 100 });
       assert.equal(await ctx.status(task), 'CANCELLED');
       assert.equal(await prisma.turn.count({ where: { taskId: task, status: { in: ['QUEUED', 'RUNNING'] } } }), 0, 'no turn after the stop');
       assert.equal(await prisma.turn.count({ where: { taskId: task, createdAt: { gt: stoppedAt } } }), 0, 'no turn was started after the stop');
