@@ -2,7 +2,8 @@
 // refused or reset, a 5xx, a cut-off answer) is sent again, to any live API, with the same body —
 // so a mutation keeps its idempotency key, and the product must answer the retry as the first.
 import type { Cluster } from './cluster.ts';
-import { sleep, type Rng } from './rng.ts';
+import { pause, reached } from '../helpers/wait.ts';
+import type { Rng } from './rng.ts';
 
 export type GqlError = { message: string; extensions?: { code?: string; [k: string]: unknown } };
 export type GqlAnswer<T> = { data?: T | null; errors?: GqlError[] };
@@ -38,7 +39,7 @@ export class Api {
       if (Date.now() > end) throw new Error(`${label}: no answer within ${deadlineMs} ms (last: ${lastProblem})`);
       const urls = this.cluster.liveApiUrls();
       if (urls.length === 0) {
-        await sleep(100);
+        await reached(() => this.cluster.liveApiUrls().length > 0, { timeoutMs: Math.max(0, end - Date.now()), intervalMs: 100 });
         continue;
       }
       const url = this.rng.pick(urls);
@@ -56,12 +57,14 @@ export class Api {
       } catch (e) {
         lastProblem = String((e as Error).cause ?? (e as Error).message);
         this.stats.networkRetries++;
-        await sleep(Math.min(1000, 50 * 2 ** Math.min(attempt, 4)));
+        // A client's backoff before it sends again (the process behind the URL may be gone).
+        await pause(Math.min(1000, 50 * 2 ** Math.min(attempt, 4)));
         continue;
       }
       if (res.status === 429) {
         this.stats.rateLimited++;
-        await sleep(Number(res.headers.get('retry-after') ?? '1') * 1000);
+        // As a client must: again after the Retry-After the server asked for.
+        await pause(Number(res.headers.get('retry-after') ?? '1') * 1000);
         continue;
       }
       let parsed: GqlAnswer<T>;
@@ -70,7 +73,8 @@ export class Api {
       } catch {
         lastProblem = `HTTP ${res.status}: ${text.slice(0, 200)}`;
         this.stats.networkRetries++;
-        await sleep(100);
+        // A client's pause before it sends again (an answer cut off by a dying process).
+        await pause(100);
         continue;
       }
       const codes = (parsed.errors ?? []).map((e) => e.extensions?.code);
@@ -78,7 +82,8 @@ export class Api {
         // A process dying under the request can cut a database call short; anything else is a bug.
         this.stats.internal.push(`${label}: ${JSON.stringify(parsed.errors).slice(0, 300)}`);
         lastProblem = `INTERNAL ${JSON.stringify(parsed.errors).slice(0, 200)}`;
-        await sleep(200);
+        // A client's pause before it sends again.
+        await pause(200);
         continue;
       }
       if (codes.includes('IDEMPOTENCY_KEY_REUSED')) this.stats.keyReused.push(`${label} (attempt ${attempt + 1}): ${JSON.stringify(variables).slice(0, 300)}`);

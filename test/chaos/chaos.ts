@@ -5,7 +5,8 @@
 // those still leased to it — the ones it really held when it died.
 import type pg from 'pg';
 import type { Cluster, Role, Slot } from './cluster.ts';
-import { sleep, type Rng } from './rng.ts';
+import { pause, reached, waitFor } from '../helpers/wait.ts';
+import type { Rng } from './rng.ts';
 
 export type HeldTurn = { turnId: string; taskId: string; number: number; generation: number; leaseExpiresAt: Date };
 export type Kill = {
@@ -45,10 +46,10 @@ export class Chaos {
       while (!this.stopped) {
         // One fault at a time: the next kill waits until every process is back (a start takes seconds
         // of CPU on a small machine; two at once would measure the machine, not the recovery).
-        while (!this.stopped && (this.busy.size > 0 || this.cluster.slots.some((x) => !x.up))) await sleep(100);
-        const gap = this.rng.int(...this.o.gapMs);
-        const until = Date.now() + gap;
-        while (!this.stopped && Date.now() < until) await sleep(50);
+        // No bound of its own: stop() ends the wait.
+        await waitFor(() => this.stopped || (this.busy.size === 0 && this.cluster.slots.every((x) => x.up)), 'every process to be back', { timeoutMs: Infinity, intervalMs: 100 });
+        // The schedule's gap between faults (cut short by stop()).
+        await reached(() => this.stopped, { timeoutMs: this.rng.int(...this.o.gapMs), intervalMs: 50 });
         if (this.stopped) break;
         await this.strike().catch((e) => this.o.log(`chaos: ${(e as Error).message}`));
       }
@@ -86,12 +87,15 @@ export class Chaos {
       const workers = up('worker');
       if (workers.length >= 2) {
         let busy: Slot[] = [];
-        const look = this.rng.chance(0.85);
-        const until = Date.now() + 2000;
-        while (look && !busy.length && Date.now() < until) {
-          const owners = new Set((await this.db.query<{ o: string }>(`SELECT DISTINCT lease_owner AS o FROM turns WHERE status = 'RUNNING'`)).rows.map((r) => r.o));
-          busy = workers.filter((w) => w.workerId && owners.has(w.workerId));
-          if (!busy.length) await sleep(50);
+        if (this.rng.chance(0.85)) {
+          await reached(
+            async () => {
+              const owners = new Set((await this.db.query<{ o: string }>(`SELECT DISTINCT lease_owner AS o FROM turns WHERE status = 'RUNNING'`)).rows.map((r) => r.o));
+              busy = workers.filter((w) => w.workerId && owners.has(w.workerId));
+              return busy.length > 0;
+            },
+            { timeoutMs: 2000, intervalMs: 50 },
+          );
         }
         victim = this.rng.pick(busy.length ? busy : workers);
       }
@@ -109,7 +113,8 @@ export class Chaos {
     this.kills.push(kill);
     this.o.log(`kill ${kill.n}: ${victim.name}${role === 'worker' ? ` holding ${kill.held.length} turn(s)` : ''}; restart in ${pauseMs} ms`);
     const restart = (async () => {
-      await sleep(pauseMs);
+      // The fault itself: the process stays down this long before it is started again.
+      await pause(pauseMs);
       await this.cluster.launch(victim);
       if (victim.up) kill.upAt = Date.now();
     })()

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
 import { startProviderProcess, type ProviderProcess } from '../helpers/provider-process.ts';
-import { sleep } from './rng.ts';
+import { pause } from '../helpers/wait.ts';
 
 export type Role = 'provider' | 'api' | 'worker';
 export type Slot = {
@@ -140,7 +140,8 @@ export class Cluster {
         this.reapOrphans(s);
         s.history.push(String((e as Error).message).slice(-TAIL));
         this.o.log(`${s.name} did not start (attempt ${attempt}): ${String((e as Error).message).slice(0, 300)}`);
-        await sleep(Math.min(3000, 500 * attempt));
+        // A start that failed is tried again after a growing pause (the machine may be saturated).
+        await pause(Math.min(3000, 500 * attempt));
       }
     }
     if (!this.stopping) throw new Error(`${s.name} could not be started: ${String((last as Error)?.message).slice(0, 2000)}`);

@@ -5,7 +5,8 @@
 // Every mutation carries its own idempotency key and is retried with it (api.ts).
 import { Api, DOCS, fromGid, toGid } from './api.ts';
 import { CONTEXT_NOTES, REVISIONS, nextRequest, type Kind, type Request } from './prompts.ts';
-import { sleep, type Rng } from './rng.ts';
+import { pause, reached } from '../helpers/wait.ts';
+import type { Rng } from './rng.ts';
 import type { StreamEvent } from './streams.ts';
 
 type SignalName = 'PAUSE' | 'RESUME' | 'CANCEL' | 'REVISE' | 'ADD_CONTEXT';
@@ -134,7 +135,8 @@ export class Person {
         this.pausedByMe.add(taskId);
         const status = await this.signal(taskId, 'PAUSE', 'pause');
         if (status === 'refused') return this.pausedByMe.delete(taskId);
-        await sleep(pauseFor);
+        // The person's own pause: the task stays paused this long before they resume it.
+        await pause(pauseFor);
         await this.signal(taskId, 'RESUME', 'resume');
         this.pausedByMe.delete(taskId);
       });
@@ -194,7 +196,8 @@ export class Person {
   }
 
   private later(ms: number, fn: () => Promise<unknown> | unknown): void {
-    const p = sleep(ms)
+    // A planned action of the person, due `ms` from now.
+    const p = pause(ms)
       .then(() => (this.stopped ? undefined : fn()))
       .catch((e) => this.stats.errors.push(String((e as Error).message).slice(0, 300)));
     this.pending.push(p);
@@ -211,7 +214,9 @@ export class Person {
 
   /** Lets planned actions run out (a RESUME after a PAUSE must still be sent), then stops. */
   async finish(timeoutMs: number): Promise<void> {
-    await Promise.race([Promise.allSettled(this.pending), sleep(timeoutMs)]);
+    let ranOut = false;
+    void Promise.allSettled(this.pending).then(() => (ranOut = true));
+    await reached(() => ranOut, { timeoutMs, intervalMs: 50 });
     this.stopped = true;
   }
 }

@@ -31,4 +31,3 @@ export function createRng(seed: number): Rng {
   return rng;
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -16,7 +16,8 @@ import { runChecks, type Check } from './checks.ts';
 import { Cluster } from './cluster.ts';
 import { Person } from './person.ts';
 import { measureRecovery, recoveryVerdict, summarize } from './recovery.ts';
-import { createRng, sleep } from './rng.ts';
+import { createRng } from './rng.ts';
+import { pause, reached, waitFor } from '../helpers/wait.ts';
 import { checkSessions, Subscriber } from './streams.ts';
 
 const argv = process.argv.slice(2);
@@ -111,7 +112,7 @@ async function main(): Promise<number> {
     new Subscriber('observer', cluster, rng.fork('observer'), 'events', [10_000, 30_000]),
   ];
   for (const s of subs) s.start();
-  while (subs.some((s) => s.lastCursor === null)) await sleep(50);
+  await waitFor(() => subs.every((s) => s.lastCursor !== null), 'every subscriber to hold a cursor', { timeoutMs: 120_000, intervalMs: 50 });
 
   const chaos = new Chaos(cluster, pool, rng.fork('chaos'), { gapMs: CFG.killGapMs, weights: { worker: 0.65, api: 0.2, provider: 0.15 }, log });
   chaos.start();
@@ -127,7 +128,8 @@ async function main(): Promise<number> {
   let sweeping = true;
   const sweeper = (async () => {
     while (sweeping) {
-      await sleep(3000);
+      // The person's sweep comes round every 3 s (cards a lost event never showed them).
+      await pause(3000);
       await person.sweep(5000).catch(() => 0);
     }
   })();
@@ -150,7 +152,7 @@ async function main(): Promise<number> {
     if (person.mine.size < CFG.tasks && s.live < CFG.inFlight && Date.now() >= nextAsk) {
       nextAsk = Date.now() + spacingMs;
       await person.ask();
-    } else await sleep(200);
+    } else await pause(200); // the driver's pace: it looks again in 200 ms
     await report('drive');
   }
   log(`drive over after ${((Date.now() - driveStart) / 1000).toFixed(0)} s; stopping the chaos`);
@@ -158,25 +160,31 @@ async function main(): Promise<number> {
 
   // Settle: every process is up again; in-flight jobs end, the person answers what is left.
   const settleStart = Date.now();
-  let settled = false;
-  while (Date.now() - settleStart < CFG.settleMs) {
-    const s = await state();
-    if (s.live === 0 && s.open === 0 && s.pending === 0) {
-      settled = true;
-      break;
-    }
-    await report('settle');
-    await sleep(500);
-  }
+  const settled = await reached(
+    async () => {
+      const s = await state();
+      if (s.live === 0 && s.open === 0 && s.pending === 0) return true;
+      await report('settle');
+      return false;
+    },
+    { timeoutMs: CFG.settleMs, intervalMs: 500 },
+  );
   await person.finish(5000);
   sweeping = false;
   await sweeper;
   log(`settle ${settled ? 'done' : 'timed out'} after ${((Date.now() - settleStart) / 1000).toFixed(0)} s`);
-  await sleep(1000); // events of the last commits reach the hubs
 
   // The subscribers must have everything up to the head, then the sessions are compared with the log.
-  const head = Number((await q1<{ head: string }>(`SELECT event_position::text AS head FROM workspaces WHERE id = $1::uuid`)).head);
-  const caught = await Promise.all(subs.map((s) => s.catchUp(head, 20_000)));
+  // The last commits may still be landing: they catch up to the head until it stays where it was.
+  const readHead = async () => Number((await q1<{ head: string }>(`SELECT event_position::text AS head FROM workspaces WHERE id = $1::uuid`)).head);
+  let head = await readHead();
+  let caught = await Promise.all(subs.map((s) => s.catchUp(head, 20_000)));
+  for (let round = 0; round < 10; round++) {
+    const now = await readHead();
+    if (now === head) break;
+    head = now;
+    caught = await Promise.all(subs.map((s) => s.catchUp(head, 20_000)));
+  }
   for (const s of subs) await s.stop();
   const rows = (await pool.query<{ position: string; task_id: string; seq: number; type: string }>(`SELECT position::text, task_id, seq, type FROM task_events WHERE workspace_id = $1::uuid`, [ws])).rows;
   const stored = new Map(rows.map((r) => [Number(r.position), { taskId: r.task_id, seq: r.seq, type: r.type }]));

@@ -7,7 +7,8 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { Cluster } from './cluster.ts';
 import { fromGid } from './api.ts';
-import { sleep, type Rng } from './rng.ts';
+import { pause, reached, waitFor } from '../helpers/wait.ts';
+import type { Rng } from './rng.ts';
 
 export type StreamEvent = { pos: number; cursor: string; taskId: string; seq: number; type: string; actorKind: string; payload: Record<string, unknown> | null };
 export type Session = {
@@ -64,13 +65,15 @@ export class Subscriber {
       while (!this.stopped) {
         const urls = this.cluster.liveApiUrls();
         if (urls.length === 0) {
-          await sleep(100);
+          // No bound of its own: stop() ends the wait.
+          await waitFor(() => this.stopped || this.cluster.liveApiUrls().length > 0, 'an API process to connect to', { timeoutMs: Infinity, intervalMs: 100 });
           continue;
         }
         await this.session(++counter, this.rng.pick(urls));
         if (this.stopped) break;
         this.reconnects++;
-        await sleep(this.rng.int(20, 300));
+        // A client's jittered pause before it reconnects.
+        await pause(this.rng.int(20, 300));
       }
     })();
   }
@@ -147,9 +150,7 @@ export class Subscriber {
 
   /** Waits until this subscriber has received everything up to `pos` (a live session is needed). */
   async catchUp(pos: number, timeoutMs: number): Promise<boolean> {
-    const end = Date.now() + timeoutMs;
-    while (this.lastPos < pos && Date.now() < end) await sleep(100);
-    return this.lastPos >= pos;
+    return reached(() => this.lastPos >= pos, { timeoutMs, intervalMs: 100 });
   }
 
   async stop(): Promise<void> {
