@@ -21,7 +21,7 @@ import { CreateTask, TaskEventsSub, WorkspaceEventsSub } from './helpers/documen
 import { fromGlobalId } from './helpers/ids.ts';
 import { ObjectChanges } from './helpers/object-documents.ts';
 import { decodeCursor, range } from './helpers/produce.ts';
-import { waitFor } from './helpers/wait.ts';
+import { holdsFor, waitFor } from './helpers/wait.ts';
 
 let t: TestApp;
 let writer: UowDeps;
@@ -211,8 +211,8 @@ describe('object changes are notified after commit, coalesced', () => {
           actor: { kind: 'USER', userId: t.a.ownerId },
         });
         positionInTx = Number((await tx.objectChange.findFirstOrThrow({ where: { objectId: r.object.id } })).position);
-        // Let any wake-up that was going to happen inside the transaction happen.
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // A window inside the transaction in which a premature wake-up would show: its absence is the check.
+        await holdsFor(() => wakes.length === 0, 'no wake-up before commit', 50, 5);
         wakesInTx = wakes.length;
       });
       assert.equal(wakesInTx, 0, 'nothing was notified before commit');
