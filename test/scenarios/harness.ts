@@ -9,18 +9,27 @@
 // callback costs what it costs in production and is counted. The provider injects faults (failures,
 // duplicate, out-of-order and missing callbacks, submissions with an unknown outcome) drawn from the
 // run's seed, so the recovery paths are part of every run.
+//
+// The context types and run settings are in ./context.ts, the seeded randomness in ./seeds.ts and
+// the scoring in ./score.ts; they are re-exported here for the scenario scripts and checks.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SimJob, SimulationEngine, SimulationSettings } from '../../server/generation/simulation.ts';
+import type { SimJob, SimulationEngine } from '../../server/generation/simulation.ts';
 import { SimulatedProvider } from '../../server/generation/simulated.ts';
 import { SubmissionOutcomeUnknown } from '../../server/generation/types.ts';
-import type { ModelProvider } from '../../server/runtime/models/types.ts';
 import type { WorkerHandle } from '../../server/runtime/worker.ts';
 import { graphql } from '../gql/index.ts';
-import { startTestApp, testConfig, type TestApp } from '../helpers/app.ts';
+import { startTestApp, testConfig } from '../helpers/app.ts';
 import { gql, toGlobalId } from '../helpers/clients.ts';
 import { waitFor } from '../helpers/wait.ts';
+import type { Faults, Metrics, ScenarioContext, ScenarioOptions } from './context.ts';
+import { LIVE_JOB, scoreWorkspace } from './score.ts';
+import { mixSeed, seededRandom } from './seeds.ts';
+
+export { LOST_WAKEUP_MS, SCENARIO_FAULTS, type CardPolicy, type Faults, type Metrics, type ScenarioContext, type ScenarioOptions } from './context.ts';
+export { scoreWorkspace, type WorkspaceScore } from './score.ts';
+export { mixSeed, seededRandom } from './seeds.ts';
 
 const Send = graphql(`
   mutation ScenarioSend($input: SendMessageInput!) {
@@ -42,90 +51,10 @@ const Signal = graphql(`
   }
 `);
 
-export type Metrics = {
-  continues: number;
-  needlessConfirmations: number;
-  duplicateGenerations: number;
-  misrouted: number;
-  staleReads: number;
-  forkedCopies: number;
-  lostWakeups: number;
-  costCents: number;
-  cards: number;
-  messages: number;
-  jobs: number;
-};
-
-/** The provider faults a run met (each one a recovery path the run went through). */
-export type Faults = { failed: number; unknownSubmit: number; missingCallback: number; duplicateCallback: number; lateCallback: number };
-
-/** The provider faults of a scenario run (probabilities, drawn per job from the run's seed). */
-export const SCENARIO_FAULTS: Omit<SimulationSettings, 'seed' | 'latencyMs'> = {
-  failureRate: 0.08,
-  unknownSubmitRate: 0.08,
-  duplicateCallbackRate: 0.25,
-  outOfOrderRate: 0.25,
-  missingCallbackRate: 0.06,
-};
-
-/** A turn whose wake-up took longer than this to be picked up had lost it (a healthy one: ~1 s). */
-export const LOST_WAKEUP_MS = 10_000;
-
-export type CardPolicy = (card: { id: string; kind: string; title: string; options: { id: string; label: string }[] }) =>
-  | { decision: 'APPROVE' | 'REJECT'; choice?: string; note?: string }
-  | null;
-
-export type ScenarioContext = {
-  t: TestApp;
-  metrics: Metrics;
-  /** The run's seed for this scenario (paraphrases, choices, provider faults). */
-  seed: number;
-  /** A seeded pick from a pool. */
-  pick<T>(pool: readonly T[]): T;
-  /** Sends a message in the main thread; `expect` is where a person would say it belongs. */
-  say(text: string, expect: 'new' | { taskId: string } | 'answer' | 'any', opts?: { taskId?: string }): Promise<string | null>;
-  /** Drives the task until it ends (or `until` holds), answering cards with the policy. */
-  settle(taskId: string, policy: CardPolicy, opts?: { until?: () => Promise<boolean>; expectCards?: Record<string, number> }): Promise<string>;
-  signal(taskId: string, signal: 'PAUSE' | 'RESUME' | 'CANCEL' | 'REVISE' | 'ADD_CONTEXT', text?: string): Promise<void>;
-  status(taskId: string): Promise<string>;
-  /** Starts the worker (for `startWorker: false`). */
-  startWorker(): Promise<void>;
-};
-
-export type ScenarioOptions = {
-  models?: ModelProvider;
-  /** Seed of the paraphrase picks and of the provider's faults (default 1). */
-  seed?: number;
-  /** Provider faults (default none); the scenario runs pass SCENARIO_FAULTS. */
-  faults?: Omit<SimulationSettings, 'seed' | 'latencyMs'>;
-  /** Start the worker before the scenario (default true). */
-  startWorker?: boolean;
-};
-
 let keySeq = 0;
 const key = (p: string) => `${p}-${Date.now()}-${++keySeq}`;
 
-/** Spreads nearby seeds apart (splitmix32), so scenario i and i+1 of one run draw independently. */
-export function mixSeed(seed: number): number {
-  let z = (seed + 0x9e3779b9) >>> 0;
-  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-  return (z ^ (z >>> 16)) >>> 0 || 1;
-}
-
-/** A small deterministic generator (xorshift32) for the paraphrase picks and the user's choices. */
-export function seededRandom(seed: number): () => number {
-  let s = mixSeed(seed);
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
-
 const TERMINAL = ['COMPLETED', 'FAILED', 'CANCELLED', 'BUDGET_EXCEEDED'];
-const LIVE_JOB = ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'] as const;
 
 export async function withScenario<T>(label: string, fn: (ctx: ScenarioContext) => Promise<T>, opts: ScenarioOptions = {}): Promise<{ value: T; metrics: Metrics; faults: Faults }> {
   const dir = mkdtempSync(join(tmpdir(), `atelier-scn-${label}-`));
@@ -278,112 +207,4 @@ export async function withScenario<T>(label: string, fn: (ctx: ScenarioContext) 
 
 function fromGlobal(id: string): string {
   return Buffer.from(id, 'base64').toString('utf8').split(':').slice(1).join(':');
-}
-
-type Prisma = TestApp['app']['deps']['prisma'];
-
-export type WorkspaceScore = {
-  jobs: number;
-  duplicateGenerations: number;
-  costCents: number;
-  staleReads: number;
-  forkedCopies: number;
-  lostWakeups: number;
-  /** What does not balance in the ledger (empty when every hold is settled once, by its job's end). */
-  ledger: string[];
-};
-
-/**
- * Scores what the database says happened (not what the scenario believes). Exported so the metric
- * checks (metric-checks.ts) can run it against planted faults.
- */
-export async function scoreWorkspace(prisma: Prisma, workspaceId: string, now = new Date()): Promise<WorkspaceScore> {
-  const jobs = await prisma.generationJob.findMany({ where: { workspaceId } });
-  const taskIds = (await prisma.task.findMany({ where: { workspaceId }, select: { id: true } })).map((x) => x.id);
-
-  // Duplicate generations: more results ordered for a step in one round than the step asked for
-  // (a failed order does not count: ordering it again is the recovery). Jobs outside a checklist:
-  // the same prompt of the same kind ordered again in one task.
-  const counts = new Map<string, number>();
-  for (const taskId of taskIds) {
-    const rows = await prisma.taskChecklist.findMany({ where: { taskId }, orderBy: { version: 'asc' }, select: { items: true } });
-    for (const r of rows) for (const i of (r.items ?? []) as { id: string; count?: number }[]) counts.set(`${taskId}|${i.id}`, i.count ?? 1);
-  }
-  const groups = new Map<string, { n: number; want: number }>();
-  for (const j of jobs) {
-    if (j.status === 'FAILED') continue;
-    const p = (j.params ?? {}) as { checklistItemId?: string; checklistRound?: number };
-    const k = p.checklistItemId ? `${j.taskId}|${p.checklistItemId}|${p.checklistRound ?? 0}` : `${j.taskId}|${j.kind}|${j.prompt}`;
-    const want = p.checklistItemId ? (counts.get(`${j.taskId}|${p.checklistItemId}`) ?? 1) : 1;
-    const g = groups.get(k) ?? { n: 0, want };
-    g.n++;
-    groups.set(k, g);
-  }
-  const duplicateGenerations = [...groups.values()].reduce((n, g) => n + Math.max(0, g.n - g.want), 0);
-
-  const charged = await prisma.ledgerEntry.aggregate({ where: { workspaceId, kind: 'CHARGE' }, _sum: { amountCents: true } });
-
-  // Stale reads: a write refused because it was based on an old version (CONFLICT), i.e. the agent
-  // acted on a version it had read before someone else changed the object.
-  const calls = await prisma.toolCall.findMany({ where: { taskId: { in: taskIds } }, select: { result: true, error: true } });
-  const staleReads = calls.filter((c) => {
-    const r = c.result as { ok?: boolean; error?: { code?: string } } | null;
-    return (r?.ok === false && r.error?.code === 'CONFLICT') || /\bCONFLICT\b/.test(c.error ?? '');
-  }).length;
-
-  // Forked copies: several live documents, flows or collections of one name in a workspace — one
-  // piece of work copied instead of edited.
-  const forks = await prisma.$queryRawUnsafe<{ n: bigint }[]>(
-    `SELECT COALESCE(SUM(c - 1), 0)::bigint AS n FROM (
-       SELECT count(*) AS c FROM workspace_objects WHERE workspace_id = $1::uuid AND deleted_at IS NULL AND kind IN ('DOCUMENT', 'FLOW', 'COLLECTION')
-        GROUP BY kind, name) g`,
-    workspaceId,
-  );
-
-  // Lost wake-ups: a turn that waited longer than LOST_WAKEUP_MS for a worker (its wake-up was lost
-  // and the watchdog had to re-send it), or that is still waiting that long.
-  const turns = await prisma.turn.findMany({ where: { workspaceId }, select: { createdAt: true, startedAt: true, endedAt: true, status: true } });
-  const lostWakeups = turns.filter((x) => {
-    const picked = x.startedAt ?? (x.status === 'QUEUED' ? now : x.endedAt ?? now);
-    return picked.getTime() - x.createdAt.getTime() > LOST_WAKEUP_MS;
-  }).length;
-
-  // The ledger: every ended job's hold settled exactly once — charged if it succeeded, released
-  // otherwise — and nothing still held.
-  const entries = await prisma.ledgerEntry.findMany({ where: { workspaceId } });
-  const byJob = new Map<string, typeof entries>();
-  for (const e of entries) byJob.set(e.jobId, [...(byJob.get(e.jobId) ?? []), e]);
-  const ledger: string[] = [];
-  for (const j of jobs) {
-    const es = byJob.get(j.id) ?? [];
-    const hold = es.filter((e) => e.kind === 'HOLD');
-    const settled = es.filter((e) => e.kind !== 'HOLD');
-    if (hold.length > 1) ledger.push(`job ${j.id}: ${hold.length} holds`);
-    if (!hold.length) {
-      if (settled.length) ledger.push(`job ${j.id}: settled without a hold`);
-      continue;
-    }
-    if ((LIVE_JOB as readonly string[]).includes(j.status)) {
-      ledger.push(`job ${j.id}: still ${j.status} with money on hold`);
-      continue;
-    }
-    if (settled.length !== 1) {
-      ledger.push(`job ${j.id} (${j.status}): settled ${settled.length} times`);
-      continue;
-    }
-    const want = j.status === 'SUCCEEDED' ? 'CHARGE' : 'RELEASE';
-    if (settled[0]!.kind !== want) ledger.push(`job ${j.id} (${j.status}): ${settled[0]!.kind}, expected ${want}`);
-    if (settled[0]!.amountCents !== hold[0]!.amountCents) ledger.push(`job ${j.id}: held ${hold[0]!.amountCents}, settled ${settled[0]!.amountCents}`);
-  }
-  for (const [jobId] of byJob) if (!jobs.some((j) => j.id === jobId)) ledger.push(`ledger entries for unknown job ${jobId}`);
-
-  return {
-    jobs: jobs.length,
-    duplicateGenerations,
-    costCents: charged._sum.amountCents ?? 0,
-    staleReads,
-    forkedCopies: Number(forks[0]!.n),
-    lostWakeups,
-    ledger,
-  };
 }
