@@ -1,6 +1,8 @@
 // The README's start command on a fresh machine: no DATABASE_URL → an embedded real PostgreSQL in
 // the data directory, migrated, a workspace and owner token on first start; data and token survive
-// a restart; the CLI issues new tokens against the running instance.
+// a restart; the CLI issues new tokens against the running instance. The command itself is under
+// test (what npm start does as a process, and what is left when it is killed), so these start the
+// product as processes rather than through startTestApp.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';

@@ -21,13 +21,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { createApp } from '../../server/app.ts';
 import { reconcileJobs, submitGeneration } from '../../server/generation/jobs.ts';
 import { SimulatedProvider } from '../../server/generation/simulated.ts';
 import { TERMINAL_JOB } from '../../server/generation/status.ts';
 import type { GenerationKind } from '../../server/generation/types.ts';
-import { seedWorkspace, testConfig } from '../helpers/app.ts';
-import { createTestDatabase } from '../helpers/db.ts';
+import { startTestApp } from '../helpers/app.ts';
 import { checkJobs, jobsFigures, jobsGates, plantJobs, type JobEvent, type JobsCollected, type JobsLatency } from './jobs/checks.ts';
 import { BASELINE_CHANNEL, monoMs, type SubscriberMessage } from './jobs/subscriber.ts';
 import { fmt, percentile, round, table } from './stats.ts';
@@ -60,7 +58,6 @@ const pendingCallbacks = (p: SimulatedProvider) => (p as unknown as { engine: { 
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const db = await createTestDatabase('bench_jobs');
   const filesDir = mkdtempSync(join(tmpdir(), 'atelier-bench-jobs-'));
   const provider = new SimulatedProvider({ filesDir, ...SIM });
   // Registered before the app's listener: the timestamp is taken as the provider emits.
@@ -68,16 +65,17 @@ async function main(): Promise<number> {
   provider.onUpdate((u) => {
     if (isFinal(u.status) && !finalEmittedAt.has(u.upstreamJobId)) finalEmittedAt.set(u.upstreamJobId, monoMs());
   });
-  const app = await createApp(testConfig(), db.url, { provider });
+  const t = await startTestApp('bench_jobs', {}, { provider });
+  const { app } = t;
   const { prisma } = app.deps;
   const jobs = app.deps.jobs;
   const child = fork(new URL('./jobs/subscriber.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const probe = new pg.Client({ connectionString: db.url });
+  const probe = new pg.Client({ connectionString: t.dbUrl });
   try {
     const v = await prisma.$queryRawUnsafe<{ v: string }[]>(`SELECT current_setting('server_version') AS v`);
     const pgVersion = `PostgreSQL ${v[0]!.v}`;
     process.stderr.write(`bench:jobs (${CFG.mode}) on ${pgVersion}\n`);
-    const ws = await seedWorkspace(app, 'BenchJobs');
+    const ws = t.a;
     const tasks = [];
     for (let w = 0; w < CFG.tasks; w++) tasks.push(await prisma.task.create({ data: { workspaceId: ws.workspaceId, title: `bench jobs ${w}` } }));
 
@@ -106,7 +104,7 @@ async function main(): Promise<number> {
       });
       child.once('exit', (code) => reject(new Error(`subscriber process exited with ${code}`)));
     });
-    child.send({ dbUrl: db.url, workspaceId: ws.workspaceId });
+    child.send({ dbUrl: t.dbUrl, workspaceId: ws.workspaceId });
     await ready;
 
     // ---- the baseline: INSERT … + pg_notify from this process, received in the subscriber process
@@ -331,8 +329,7 @@ async function main(): Promise<number> {
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     await probe.end().catch(() => {});
-    await app.close();
-    await db.drop();
+    await t.close();
     rmSync(filesDir, { recursive: true, force: true });
   }
 }

@@ -344,8 +344,9 @@ async function main() {
     const prisma = createPrisma(db.url, { max: 1 });
     const init = await initWorkspace(prisma, { workspaceName: 'Bench' });
     await prisma.$disconnect();
-    // The real server in a process of its own (default limits); the rate limit is lifted so the
-    // bench measures the document limits, not the token bucket.
+    // The real server in a process of its own (default limits), so that building the documents and
+    // probing here never share its event loop: a stall /health sees is the server's. The rate limit
+    // is lifted so the bench measures the document limits, not the token bucket.
     server = await startServerProcess({ DATABASE_URL: db.url, ATELIER_RATE_LIMIT_PER_MINUTE: '100000000' }, 60_000, ['--api-only']);
     const url = server.url;
     const created = await fetch(`${url}/graphql`, {

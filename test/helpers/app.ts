@@ -1,7 +1,11 @@
 // An in-process Atelier on a fresh database, listening on port 0, with two workspaces and tokens
-// of every kind to test isolation and scopes.
+// of every kind to test isolation and scopes. Every in-process app a test, benchmark or browser test
+// needs is built here (startTestApp), so they all run the same wiring; only tests about processes
+// (start-up, kills, several servers) start the product as a process (./process.ts).
 import { createApp, type App, type AppOptions } from '../../server/app.ts';
 import type { RunningServer } from '../../server/http/server.ts';
+import type { WebHandler } from '../../server/http/web.ts';
+import type { WorkerHandle } from '../../server/runtime/worker.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { createLogger } from '../../server/log.ts';
 import { createToken } from '../../server/auth/create-token.ts';
@@ -24,6 +28,8 @@ export type TestApp = {
   dbUrl: string;
   a: Seeded;
   b: Seeded;
+  /** The in-process worker, when `setup.worker` asked for one (app.close stops it). */
+  worker?: WorkerHandle;
   close(): Promise<void>;
 };
 
@@ -57,11 +63,20 @@ export async function seedWorkspace(app: App, name: string): Promise<Seeded> {
   };
 }
 
-export async function startTestApp(label: string, overrides: Partial<Config> = {}, appOpts: AppOptions = {}): Promise<TestApp> {
+/** What a test app runs besides the API (both off by default). */
+export type TestAppSetup = {
+  /** The built web app, served on the API's port (browser tests). */
+  web?: WebHandler;
+  /** An in-process worker, started once the app listens. */
+  worker?: { concurrency: number };
+};
+
+export async function startTestApp(label: string, overrides: Partial<Config> = {}, appOpts: AppOptions = {}, setup: TestAppSetup = {}): Promise<TestApp> {
   const db = await createTestDatabase(label);
   const config = testConfig(overrides);
   const app = await createApp(config, db.url, { log: createLogger(config.logLevel), ...appOpts });
-  const server = await app.listen({ port: 0, host: '127.0.0.1' });
+  const server = await app.listen({ port: 0, host: '127.0.0.1', ...(setup.web ? { web: setup.web } : {}) });
+  const worker = setup.worker ? await app.startWorker(setup.worker) : undefined;
   const a = await seedWorkspace(app, 'Alpha');
   const b = await seedWorkspace(app, 'Beta');
   return {
@@ -71,6 +86,7 @@ export async function startTestApp(label: string, overrides: Partial<Config> = {
     dbUrl: db.url,
     a,
     b,
+    ...(worker ? { worker } : {}),
     close: async () => {
       await app.close();
       await db.drop();

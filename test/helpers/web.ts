@@ -5,14 +5,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createApp, type App, type AppOptions } from '../../server/app.ts';
+import type { App, AppOptions } from '../../server/app.ts';
 import type { RunningServer } from '../../server/http/server.ts';
 import { createWebHandler } from '../../server/http/web.ts';
-import { createLogger } from '../../server/log.ts';
 import { buildWeb, webBuildIsStale } from '../../server/web-build.mjs';
-import { testConfig, seedWorkspace, type Seeded } from './app.ts';
+import { startTestApp, type Seeded } from './app.ts';
 import { CHROMIUM, ensureChromium } from './chromium.ts';
-import { createTestDatabase } from './db.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 export const SHOTS = join(ROOT, 'test-results/web');
@@ -28,25 +26,17 @@ export type WebApp = { app: App; server: RunningServer; url: string; a: Seeded; 
 
 export async function startWebApp(label: string, appOpts: AppOptions = {}): Promise<WebApp> {
   ensureWebBuild();
-  const db = await createTestDatabase(label);
   const dataDir = mkdtempSync(join(tmpdir(), `atelier-web-${label}-`));
-  const config = testConfig({ dataDir, eventPollMs: 500 });
-  const app = await createApp(config, db.url, { log: createLogger(config.logLevel), ...appOpts });
-  const web = await createWebHandler();
-  const server = await app.listen({ port: 0, host: '127.0.0.1', web });
-  await app.startWorker({ concurrency: 2 });
-  const a = await seedWorkspace(app, 'Alpha');
-  const b = await seedWorkspace(app, 'Beta');
+  const t = await startTestApp(label, { dataDir, eventPollMs: 500 }, appOpts, { web: await createWebHandler(), worker: { concurrency: 2 } });
   return {
-    app,
-    server,
-    url: server.url,
-    a,
-    b,
+    app: t.app,
+    server: t.server,
+    url: t.url,
+    a: t.a,
+    b: t.b,
     filesDir: join(dataDir, 'files'),
     close: async () => {
-      await app.close();
-      await db.drop();
+      await t.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
