@@ -64,6 +64,11 @@ export async function readJob(db: Db, id: string) {
   return db.generationJob.findUniqueOrThrow({ where: { id } });
 }
 
+/** A job's status as it is now (it must exist), for deciding on the job rather than on an older copy. */
+export async function readJobStatus(db: Db, id: string): Promise<{ id: string; status: JobStatus }> {
+  return db.generationJob.findUniqueOrThrow({ where: { id }, select: { id: true, status: true } });
+}
+
 /** Locks a job row by id: every status change of a job is decided under this lock. */
 export async function lockJob(tx: Tx, id: string): Promise<LockedJob | undefined> {
   const rows = await tx.$queryRawUnsafe<LockedJob[]>('SELECT id, task_id, status, progress, upstream_job_id FROM generation_jobs WHERE id = $1::uuid FOR UPDATE', id);

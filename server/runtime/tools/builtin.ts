@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { readChecklist } from '../../store/checklist/write-checklist.ts';
-import { hasNoteWithKey } from '../../store/journal/events.ts';
+import { hasNoteWithKey, readPayload } from '../../store/journal/events.ts';
+import { findCallOfTask } from '../../store/journal/steps.ts';
 import { lockTask } from '../../store/tasks/apply-transition.ts';
 import { openItems } from '../../domain/checklist.ts';
 import { defineTool, type ToolDef } from './types.ts';
@@ -71,16 +72,13 @@ export const readResult = defineTool({
   }),
   safety: 'READ_ONLY',
   async run(input, ctx) {
-    const prisma = ctx.uow.prisma;
-    const call =
-      (await prisma.toolCall.findFirst({ where: { id: input.callId, taskId: ctx.taskId } })) ??
-      (await prisma.toolCall.findFirst({ where: { modelCallId: input.callId, taskId: ctx.taskId }, orderBy: { finishedAt: 'desc' } }));
+    const call = await findCallOfTask(ctx.uow.prisma, ctx.taskId, input.callId);
     if (!call) throw new Error(`No call "${input.callId}" in this task`);
     let value: unknown = call.status === 'FAILED' ? call.error : call.result;
     // Outputs above the registry's cap were stored once by content hash: read the stored body.
     const ref = (value as { truncated?: boolean; ref?: { hash?: string } } | null)?.ref?.hash;
     if ((value as { truncated?: boolean } | null)?.truncated && ref) {
-      const body = await prisma.eventPayload.findUnique({ where: { hash: ref } });
+      const body = await readPayload(ctx.uow.prisma, ref);
       if (body) value = body.body;
     }
     const text = typeof value === 'string' ? value : JSON.stringify(value ?? null);

@@ -10,6 +10,7 @@ import { readChecklistVersion, writeChecklist } from '../../store/checklist/writ
 import type { Capabilities } from '../capabilities.ts';
 import { estimateCents, ITEM_STATUSES, mergePlan, patchItem, remainingCents, scopeGrew } from '../../domain/checklist.ts';
 import { committedCents } from '../../store/approvals/paid-action-gate.ts';
+import { readPlanApproval } from '../../store/journal/tasks.ts';
 import { AwaitingApproval } from '../errors.ts';
 import { defineTool, type ToolDef } from './types.ts';
 
@@ -54,7 +55,7 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
           mergePlan(current, input.items, caps.price, input.reason),
         );
         const est = estimateCents(checklist.items);
-        const task = await tx.task.findUniqueOrThrow({ where: { id: ctx.taskId }, select: { kind: true, planApprovedVersion: true, approvedBudgetCents: true } });
+        const task = await readPlanApproval(tx, ctx.taskId);
         if (task.kind === 'LIGHTWEIGHT') return { status: 'ACTIVE', version: checklist.version, estimateCents: est };
         const approved = task.planApprovedVersion ? await readChecklistVersion(tx, ctx.taskId, task.planApprovedVersion) : null;
         const committed = await committedCents(tx, 'task', ctx.taskId);

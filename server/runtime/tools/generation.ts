@@ -9,6 +9,7 @@ import { lockWorkspaceSettings, paidActionGate, type GateOutcome, type SettingsR
 import { AwaitingApproval, BudgetExceeded } from '../errors.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { readChecklist, writeChecklist } from '../../store/checklist/write-checklist.ts';
+import { readJobStatus } from '../../store/generation-jobs.ts';
 import { startStep } from '../../domain/checklist.ts';
 import { defineTool, type ToolDef } from './types.ts';
 
@@ -89,7 +90,7 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
             ),
           );
           // Decide on the job as it is now, never on the snapshot taken when it was ordered.
-          const now = await ctx.uow.prisma.generationJob.findUniqueOrThrow({ where: { id: r.job.id }, select: { id: true, status: true } });
+          const now = await readJobStatus(ctx.uow.prisma, r.job.id);
           return { jobId: now.id, status: now.status };
         }
         return { jobId: r.job.id, status: r.job.status };

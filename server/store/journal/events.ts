@@ -56,6 +56,11 @@ export async function storePayload(db: Db, body: { hash: string; size: number; s
   );
 }
 
+/** A body stored by content hash, or null when none is stored under it. */
+export async function readPayload(db: Db, hash: string): Promise<{ body: unknown } | null> {
+  return db.eventPayload.findUnique({ where: { hash }, select: { body: true } });
+}
+
 /**
  * Whether the task already has the NOTE written under this key. Read with the task row locked by the
  * caller, so the check and the append that follows cannot interleave with another writer's.

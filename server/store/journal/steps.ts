@@ -110,6 +110,17 @@ export async function doneCallsOfStep(db: Db, stepId: string) {
   return db.toolCall.findMany({ where: { stepId, status: 'DONE' } });
 }
 
+/**
+ * A call of this task, by its journal id or else by the id the model gave it (the newest finished one
+ * of that id). Scoped to the task: a call id of another task finds nothing.
+ */
+export async function findCallOfTask(db: Db, taskId: string, callId: string) {
+  return (
+    (await db.toolCall.findFirst({ where: { id: callId, taskId } })) ??
+    (await db.toolCall.findFirst({ where: { modelCallId: callId, taskId }, orderBy: { finishedAt: 'desc' } }))
+  );
+}
+
 /** Every call of the task with its status, for checking the journal against the event fold. */
 export async function callStatusesOfTask(db: Db, taskId: string): Promise<{ id: string; status: string }[]> {
   return db.toolCall.findMany({ where: { taskId }, select: { id: true, status: true } });

@@ -8,6 +8,15 @@ export async function readTaskBrief(db: Db, taskId: string): Promise<{ title: st
   return db.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true, language: true } });
 }
 
+/**
+ * What a new plan is compared with: the task's kind, the plan version a person approved and the
+ * budget they approved with it. Read in the plan's transaction, after the checklist write locked the
+ * task row, so no approval lands between the read and the decision.
+ */
+export async function readPlanApproval(tx: Tx, taskId: string): Promise<{ kind: string; planApprovedVersion: number | null; approvedBudgetCents: number | null }> {
+  return tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { kind: true, planApprovedVersion: true, approvedBudgetCents: true } });
+}
+
 /** The last progress mark (what was done when a turn last ended) and the turns since without progress. */
 export async function readProgressMark(tx: Tx, taskId: string): Promise<{ idleTurns: number; progressMark: string | null }> {
   return tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { idleTurns: true, progressMark: true } });
