@@ -1,6 +1,6 @@
 // The continuation decision: after every turn the runtime — not the fact
 // that the model stopped talking — decides from persisted state whether the task goes on. Pure;
-// journal.ts gathers the inputs in the turn's final transaction and applies the result, and every
+// runtime/turn-end.ts gathers the inputs in the turn's final transaction and applies the result, and every
 // decision is recorded as a CONTINUATION_DECIDED event with its reason.
 import { allFinished, openItems, type ChecklistItem } from './checklist.ts';
 

@@ -1,7 +1,7 @@
 // The one place a task's status changes: decide with the pure state machine, write the row, append
 // the TASK_STATUS_CHANGED event — inside the caller's transaction, with the task row locked by
 // lockTask first. Used by user signals (signal-task.ts), internal transitions (transition-task.ts)
-// and the runtime (runtime/journal.ts).
+// and the runtime (runtime/lease.ts, runtime/turn-end.ts).
 import type { Actor } from '../../channel/types.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
