@@ -16,22 +16,20 @@ function protocol({ messages, tools }: ScriptContext): ScriptStep {
   return { content: `Noted: ${text}` };
 }
 
-chatModelConformance('OfflineChatModel (no model configured)', async () => ({
+// What each wrapper can be made to do here: the offline model answers at once, cannot fail and
+// hands over arguments as objects; the scripted model has no wire format to malform.
+chatModelConformance('OfflineChatModel (no model configured)', { tools: true, offline: true, slow: false, failing: false, malformed: false }, async () => ({
   provider: createModelProvider({}),
-  tools: true,
-  offline: true,
   streaming: 'whole',
   usage: 'present',
   close: async () => {},
 }));
 
-chatModelConformance('ScriptedChatModel (the test model)', async () => {
+chatModelConformance('ScriptedChatModel (the test model)', { tools: true, offline: false, slow: true, failing: true, malformed: false }, async () => {
   const model = new ScriptedChatModel(protocol);
   const slow = new ScriptedChatModel(protocol, { latencyMs: 600_000 });
   return {
     provider: scriptedProvider(model),
-    tools: true,
-    offline: false,
     streaming: 'whole',
     usage: 'present',
     lastBoundTools: () => model.receivedTools.at(-1),
@@ -43,7 +41,7 @@ chatModelConformance('ScriptedChatModel (the test model)', async () => {
   };
 });
 
-chatModelConformance('ChatOpenAI (real client over HTTP, OpenAI-compatible server)', async () => {
+chatModelConformance('ChatOpenAI (real client over HTTP, OpenAI-compatible server)', { tools: true, offline: false, slow: true, failing: true, malformed: true }, async () => {
   const SECRET = 'sk-conformance-not-to-be-shown';
   let calls = 0;
   const stub = await startOpenAIStub(
@@ -70,8 +68,6 @@ chatModelConformance('ChatOpenAI (real client over HTTP, OpenAI-compatible serve
   return {
     // The default retry setting, as the app runs it.
     provider: openai('conformance-worker'),
-    tools: true,
-    offline: false,
     streaming: 'native',
     usage: 'present',
     secret: SECRET,

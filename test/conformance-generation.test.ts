@@ -32,18 +32,6 @@ const HOLOGRAM = 'HOLOGRAM' as GenerationKind;
 const simAccepted = (['IMAGE', 'AUDIO', 'MODEL_3D'] as const).map((kind) => ({ label: kind, req: shape(kind, `conformance ${kind.toLowerCase()}`) }));
 const simSlow = [{ label: 'VIDEO', req: shape('VIDEO', 'conformance video'), wouldFinishMs: SLOW_MS }];
 
-/**
- * SimulatedProvider.quote answers `undefined` for a kind it has no price for, and submit makes a job
- * of it (it ends SUCCEEDED with a glTF file): nothing refuses it, where the provider service does.
- */
-const SIM_UNKNOWN_KIND_GAP = 'SimulatedProvider quotes undefined for a kind it does not offer and submits it anyway (ends SUCCEEDED with a .gltf)';
-/**
- * OpenAIImagesProvider starts the upstream request on the next turn of the event loop and only then
- * registers what `cancel` aborts; a cancel in between (right after submit returns) does nothing and
- * the image is made and charged.
- */
-const OPENAI_EARLY_CANCEL_GAP = 'OpenAIImagesProvider.cancel right after submit is lost (the abort controller is registered on the next tick); the job ends SUCCEEDED';
-
 /** Jobs the in-process simulation holds (its engine is private: read for counting only). */
 const simJobs = (p: SimulatedProvider) => (p as unknown as { engine: { size: number } }).engine.size;
 
@@ -64,20 +52,19 @@ const openAIRefused: Refusal[] = [
   { label: 'an image size it does not make', req: shape('IMAGE', 'tiny', { size: '64x64' }), quote: /size/, submit: /size/ },
 ];
 
-generationProviderConformance('SimulatedProvider (in process)', async () => {
+generationProviderConformance('SimulatedProvider (in process)', { callbacks: true, cancel: true, lookup: true, refuses: true }, async () => {
   const provider = new SimulatedProvider({ filesDir: join(root, 'sim'), latencyMs: LATENCY });
   return {
     provider,
     accepted: simAccepted,
     slow: simSlow,
-    refused: [{ label: 'a kind outside GenerationKind', req: shape(HOLOGRAM, 'a hologram'), quote: /HOLOGRAM/, submit: /HOLOGRAM/, gap: SIM_UNKNOWN_KIND_GAP }],
+    refused: [{ label: 'a kind outside GenerationKind', req: shape(HOLOGRAM, 'a hologram'), quote: /does not offer HOLOGRAM/, submit: /does not offer HOLOGRAM/ }],
     upstreamJobs: () => simJobs(provider),
-    callbacks: true,
     close: async () => provider.close(),
   };
 });
 
-generationProviderConformance('HttpGenerationProvider (provider service in its own process)', async () => {
+generationProviderConformance('HttpGenerationProvider (provider service in its own process)', { callbacks: true, cancel: true, lookup: true, refuses: true }, async () => {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const service = await startProviderProcess({
     dataDir: join(root, 'service'),
@@ -94,7 +81,6 @@ generationProviderConformance('HttpGenerationProvider (provider service in its o
     slow: simSlow,
     refused: [{ label: 'a kind outside GenerationKind', req: shape(HOLOGRAM, 'a hologram'), quote: /does not offer HOLOGRAM/, submit: /refused the submission \(400\).*kind/ }],
     upstreamJobs: async () => ((await (await fetch(`${service.url}/health`)).json()) as { jobs: number }).jobs,
-    callbacks: true,
     close: async () => {
       provider.close();
       await endpoint.close();
@@ -103,7 +89,7 @@ generationProviderConformance('HttpGenerationProvider (provider service in its o
   };
 });
 
-generationProviderConformance('OpenAIImagesProvider (OpenAI SDK against a local OpenAI-compatible server)', async () => {
+generationProviderConformance('OpenAIImagesProvider (OpenAI SDK against a local OpenAI-compatible server)', { callbacks: true, cancel: true, lookup: true, refuses: true }, async () => {
   const stub = await openAIStub();
   const provider = new OpenAIImagesProvider({ apiKey: 'sk-test', baseUrl: stub.baseUrl, filesDir: join(root, 'oai'), redeliverMs: 200 });
   return {
@@ -112,8 +98,6 @@ generationProviderConformance('OpenAIImagesProvider (OpenAI SDK against a local 
     slow: [openAISlow],
     refused: openAIRefused,
     upstreamJobs: () => stub.imageRequests.length,
-    callbacks: true,
-    knownGaps: { 'cancel-queued': OPENAI_EARLY_CANCEL_GAP },
     close: async () => {
       provider.close();
       await stub.close();
@@ -121,7 +105,7 @@ generationProviderConformance('OpenAIImagesProvider (OpenAI SDK against a local 
   };
 });
 
-generationProviderConformance('RoutedProvider (images to OpenAI, the rest simulated, as the app builds it)', async () => {
+generationProviderConformance('RoutedProvider (images to OpenAI, the rest simulated, as the app builds it)', { callbacks: true, cancel: true, lookup: true, refuses: true }, async () => {
   const stub = await openAIStub();
   const images = new OpenAIImagesProvider({ apiKey: 'sk-test', baseUrl: stub.baseUrl, filesDir: join(root, 'routed'), redeliverMs: 200 });
   const simulated = new SimulatedProvider({ filesDir: join(root, 'routed'), latencyMs: LATENCY });
@@ -133,11 +117,9 @@ generationProviderConformance('RoutedProvider (images to OpenAI, the rest simula
     slow: [{ ...openAISlow, label: 'IMAGE via OpenAI' }, { ...simSlow[0]!, label: 'VIDEO via the simulation' }],
     refused: [
       openAIRefused[1]!,
-      { label: 'a kind outside GenerationKind (to the simulation)', req: shape(HOLOGRAM, 'a hologram'), quote: /HOLOGRAM/, submit: /HOLOGRAM/, gap: SIM_UNKNOWN_KIND_GAP },
+      { label: 'a kind outside GenerationKind', req: shape(HOLOGRAM, 'a hologram'), quote: /does not offer HOLOGRAM/, submit: /does not offer HOLOGRAM/ },
     ],
     upstreamJobs: () => stub.imageRequests.length + simJobs(simulated),
-    callbacks: true,
-    knownGaps: { 'cancel-queued:IMAGE via OpenAI': OPENAI_EARLY_CANCEL_GAP },
     close: async () => {
       provider.close();
       await stub.close();

@@ -49,7 +49,13 @@ export type OpenAIImagesOptions = {
   redeliverMs?: number;
 };
 
-type Job = { id: string; key: string; update: ProviderUpdate };
+/**
+ * `abort` exists from `submit` on, so a cancel at any moment before the image is written is kept:
+ * before the request is sent (it then never is) or while it is in flight (it is aborted).
+ */
+type Job = { id: string; key: string; update: ProviderUpdate; abort: AbortController };
+
+const FINAL = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -62,7 +68,6 @@ export class OpenAIImagesProvider implements GenerationProvider {
   private readonly byKey = new Map<string, string>();
   private readonly listeners = new Set<(u: ProviderUpdate) => void>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly aborts = new Map<string, AbortController>();
   /** Requests sent upstream (tests check that a repeated key sends nothing). */
   requests = 0;
 
@@ -92,10 +97,11 @@ export class OpenAIImagesProvider implements GenerationProvider {
     if (existing) return { upstreamJobId: existing };
     const params = Params.parse(req.params ?? {});
     const id = `oai_img_${randomUUID()}`;
-    this.jobs.set(id, { id, key: req.idempotencyKey, update: { upstreamJobId: id, status: 'QUEUED', progress: 0 } });
+    const job: Job = { id, key: req.idempotencyKey, update: { upstreamJobId: id, status: 'QUEUED', progress: 0 }, abort: new AbortController() };
+    this.jobs.set(id, job);
     this.byKey.set(req.idempotencyKey, id);
     // Started on the next tick so `submit` has returned the id before any callback is emitted.
-    setImmediate(() => void this.run(id, req.prompt, params));
+    setImmediate(() => void this.run(job, req.prompt, params));
     return { upstreamJobId: id };
   }
 
@@ -108,24 +114,41 @@ export class OpenAIImagesProvider implements GenerationProvider {
     return id ? { upstreamJobId: id } : null;
   }
 
-  async cancel(upstreamJobId: string) {
-    // The request cannot be cancelled upstream (it may still be billed); we stop waiting for it.
-    this.aborts.get(upstreamJobId)?.abort();
+  /**
+   * Ends an unfinished job CANCELLED at once, with nothing made: a request not yet sent never is, one
+   * in flight is aborted (OpenAI may still bill it, but no image reaches us). A finished job is left
+   * as it is, and a SUCCEEDED one answers that its image was made.
+   */
+  async cancel(upstreamJobId: string): Promise<{ made: boolean }> {
+    const job = this.jobs.get(upstreamJobId);
+    if (!job) return { made: false };
+    if (FINAL.has(job.update.status)) return { made: job.update.status === 'SUCCEEDED' };
+    job.abort.abort();
+    // Announced on a later tick, like the simulation's cancellation: the caller has this answer (and
+    // `status` says CANCELLED) before any callback does.
+    this.finish(job, { upstreamJobId: job.id, status: 'CANCELLED', error: 'cancelled before the image was made' }, { announceLater: true });
+    return { made: false };
   }
 
   close() {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    for (const a of this.aborts.values()) a.abort();
+    // Ended quietly: the listeners are being closed too, and a run still in flight finds its job ended.
+    for (const job of this.jobs.values()) {
+      if (FINAL.has(job.update.status)) continue;
+      job.abort.abort();
+      job.update = { upstreamJobId: job.id, status: 'CANCELLED', error: 'the provider was closed' };
+    }
   }
 
   private assertImage(req: GenerationRequest) {
     if (req.kind !== 'IMAGE') throw new Error(`the OpenAI images provider generates images only, not ${req.kind}`);
   }
 
-  private async run(id: string, prompt: string, params: z.infer<typeof Params>) {
-    const abort = new AbortController();
-    this.aborts.set(id, abort);
+  private async run(job: Job, prompt: string, params: z.infer<typeof Params>) {
+    const { id, abort } = job;
+    // Cancelled between submit and this tick: nothing is sent upstream.
+    if (abort.signal.aborted) return;
     this.set(id, { upstreamJobId: id, status: 'RUNNING', progress: 0.1 });
     let final: ProviderUpdate;
     try {
@@ -140,20 +163,33 @@ export class OpenAIImagesProvider implements GenerationProvider {
         : image?.url
           ? Buffer.from(await (await fetch(image.url, { signal: abort.signal })).arrayBuffer())
           : null;
+      // A cancel that came while the answer was read has already ended the job with nothing made:
+      // the image is not written, so what cancel answered stays true.
+      if (abort.signal.aborted) throw new Error('cancelled');
       if (!bytes || bytes.length === 0) throw new Error('the provider returned no image');
       final = { upstreamJobId: id, status: 'SUCCEEDED', progress: 1, files: [this.write(id, bytes)] };
     } catch (e) {
       final = { upstreamJobId: id, status: abort.signal.aborted ? 'CANCELLED' : 'FAILED', error: describe(e) };
-    } finally {
-      this.aborts.delete(id);
     }
-    this.set(id, final);
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      this.emit(final);
-    }, this.opts.redeliverMs ?? 1000);
-    t.unref();
-    this.timers.add(t);
+    // Ended by cancel (or close) while the request was in flight: that end stands.
+    if (FINAL.has(job.update.status)) return;
+    this.finish(job, final);
+  }
+
+  /** Records a job's final update and announces it, then once more later (see `redeliverMs`). */
+  private finish(job: Job, final: ProviderUpdate, opts: { announceLater?: boolean } = {}) {
+    job.update = final;
+    const later = (ms: number) => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        this.emit(final);
+      }, ms);
+      t.unref();
+      this.timers.add(t);
+    };
+    if (opts.announceLater) later(0);
+    else this.emit(final);
+    later(this.opts.redeliverMs ?? 1000);
   }
 
   private write(id: string, bytes: Buffer): GeneratedFile {

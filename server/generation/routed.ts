@@ -3,6 +3,7 @@
 // The jobs layer knows one provider name per process (job rows and reconciliation are keyed by it),
 // so this presents one name and routes `status`/`cancel` by the upstream id, which each provider
 // prefixes distinctly (`oai_img_…`, `sim_…`).
+import { isGenerationKind } from '../domain/generation.ts';
 import type { CallbackReceiver, GenerationKind, GenerationProvider, GenerationRequest, ProviderUpdate } from './types.ts';
 
 export class RoutedProvider implements GenerationProvider {
@@ -18,7 +19,12 @@ export class RoutedProvider implements GenerationProvider {
     this.name = this.all.map((p) => p.name).join('+');
   }
 
+  /**
+   * A kind outside GenerationKind is refused here rather than handed to the fallback: the composite
+   * offers the kinds, and a fallback that took anything would otherwise make (and charge) a job of it.
+   */
   private forKind(kind: GenerationKind) {
+    if (!isGenerationKind(kind)) throw new Error(`the provider does not offer ${String(kind)}`);
     return this.routes[kind]?.provider ?? this.fallback;
   }
 
@@ -27,12 +33,13 @@ export class RoutedProvider implements GenerationProvider {
     return this.fallback;
   }
 
-  quote(req: GenerationRequest) {
-    return this.forKind(req.kind).quote(req);
+  // Async so a refusal is a rejected promise, as from every other provider, not a synchronous throw.
+  async quote(req: GenerationRequest) {
+    return await this.forKind(req.kind).quote(req);
   }
 
-  submit(req: GenerationRequest) {
-    return this.forKind(req.kind).submit(req);
+  async submit(req: GenerationRequest) {
+    return await this.forKind(req.kind).submit(req);
   }
 
   status(upstreamJobId: string): Promise<ProviderUpdate> {

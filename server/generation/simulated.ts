@@ -3,7 +3,7 @@
 // duplicate, out-of-order and missing callbacks, real files rendered from the prompt), with its jobs
 // in memory. A process that restarts forgets them; the provider service (server/provider/) runs the
 // same simulation in its own process, with its jobs on disk.
-import { SIMULATED_PRICES, SimulationEngine, type SimulationSettings } from './simulation.ts';
+import { assertSimulatedKind, SIMULATED_PRICES, SimulationEngine, type SimulationSettings } from './simulation.ts';
 import { SubmissionOutcomeUnknown, type GenerationKind, type GenerationProvider, type GenerationRequest, type ProviderUpdate } from './types.ts';
 
 export { renderAudio, renderImage, renderModel, renderVideo } from './simulation.ts';
@@ -30,10 +30,13 @@ export class SimulatedProvider implements GenerationProvider {
   static readonly PRICES: Record<GenerationKind, number> = SIMULATED_PRICES;
 
   async quote(req: GenerationRequest): Promise<number> {
+    assertSimulatedKind(req.kind);
     return SimulatedProvider.PRICES[req.kind];
   }
 
   async submit(req: GenerationRequest): Promise<{ upstreamJobId: string }> {
+    // Refused before it counts as a submission: nothing reached the simulation.
+    assertSimulatedKind(req.kind);
     this.submits++;
     const { job, created, answerLost } = this.engine.submit(req);
     if (created) this.engine.arm(job);

@@ -11,17 +11,24 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodePng } from './png.ts';
-import type { SimulationSettings } from '../domain/generation.ts';
+import { GENERATION_KINDS, isGenerationKind, type SimulationSettings } from '../domain/generation.ts';
 import type { GeneratedFile, GenerationKind, GenerationRequest, ProviderUpdate } from './types.ts';
 
 export type { SimulationSettings };
+export { GENERATION_KINDS };
 
 export const DEFAULT_LATENCY_MS: Record<GenerationKind, number> = { IMAGE: 200, VIDEO: 800, AUDIO: 400, MODEL_3D: 1000 };
 
 /** Simulated prices, in cents. */
 export const SIMULATED_PRICES: Record<GenerationKind, number> = { IMAGE: 4, VIDEO: 40, AUDIO: 8, MODEL_3D: 60 };
 
-export const GENERATION_KINDS: readonly GenerationKind[] = ['IMAGE', 'VIDEO', 'AUDIO', 'MODEL_3D'];
+/**
+ * Refuses a kind the simulation does not make. Without it a stray kind had no price (a quote of
+ * `undefined`) and was rendered as a glTF model, charged as nothing.
+ */
+export function assertSimulatedKind(kind: unknown): asserts kind is GenerationKind {
+  if (!isGenerationKind(kind)) throw new Error(`the simulated provider does not offer ${String(kind)}`);
+}
 
 /** One callback of a job's timeline, with the faults drawn for it. */
 export type PlannedCallback = { at: number; skip?: boolean; duplicate?: boolean; late?: boolean };
@@ -177,6 +184,8 @@ export class SimulationEngine {
    * persists a created job before `arm`ing it and before answering anyone.
    */
   submit(req: GenerationRequest, meta?: Record<string, unknown>): SubmitOutcome {
+    // Before the key is looked up: a refused request never answers a job, not even an earlier one.
+    assertSimulatedKind(req.kind);
     const existing = this.lookup(req.idempotencyKey);
     if (existing) return { job: existing, created: false, answerLost: false };
     const r = this.random;

@@ -18,6 +18,7 @@ import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
+import { isGenerationKind } from '../domain/generation.ts';
 import type { Logger } from '../log.ts';
 import { bearerMatches, FILE_NAME, SubmitBody, webhookFor, type WireJob } from '../generation/provider-protocol.ts';
 import { GENERATION_KINDS, SIMULATED_PRICES, SimulationEngine, type SimJob, type SimulationSettings } from '../generation/simulation.ts';
@@ -160,8 +161,9 @@ export async function startProviderServer(opts: ProviderServerOptions): Promise<
 
     if (path === '/v1/capabilities' && req.method === 'GET') return sendJson(res, 200, { kinds: GENERATION_KINDS, prices: SIMULATED_PRICES });
     if (path === '/v1/quote' && req.method === 'GET') {
-      const kind = url.searchParams.get('kind') as keyof typeof SIMULATED_PRICES;
-      if (!(kind in SIMULATED_PRICES)) return sendJson(res, 400, { error: `unknown kind ${kind}` });
+      const kind = url.searchParams.get('kind');
+      // Not `kind in SIMULATED_PRICES`: that takes inherited names (`toString`) as kinds.
+      if (!isGenerationKind(kind)) return sendJson(res, 400, { error: `unknown kind ${kind}` });
       return sendJson(res, 200, { kind, priceCents: SIMULATED_PRICES[kind] });
     }
     if (path === '/v1/jobs' && req.method === 'POST') return submit(req, res);

@@ -12,8 +12,10 @@
 //   - with `add_note` bound and no tool result yet → exactly one `add_note` call, args
 //     `{ text: "Plan: <the last human message>" }`;
 //   - otherwise → a text answer containing the last human message, and no tool calls.
-// Optional abilities (taking time, failing upstream, malformed arguments, tools at all) are checked
-// only where the subject has them, and the test name says so.
+// Optional abilities (tools at all, being offline, taking time, failing upstream, malformed
+// arguments) are declared per implementation next to its factory: the tests of an ability it lacks
+// are not registered (every registered test runs), and one test checks the declaration against the
+// subject, so an ability declared but absent fails, and one present but undeclared cannot go untested.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
@@ -38,12 +40,25 @@ const otherTool = {
   function: { name: 'paint_wall', description: 'Paint a wall.', parameters: { type: 'object', properties: { colour: { type: 'string' } }, required: ['colour'] } },
 };
 
+/**
+ * The optional abilities of an implementation, declared when the spec is registered: test names are
+ * fixed when the file loads, before the subject exists, so which tests apply cannot wait for it.
+ */
+export type ChatModelAbilities = {
+  /** The models call tools (bindTools + tool_calls). */
+  tools: boolean;
+  /** It answers without reasoning: it must say so, and answer the same input the same way. */
+  offline: boolean;
+  /** It has a model whose calls take time, to abort mid-call (`slow`). */
+  slow: boolean;
+  /** It has a model whose calls fail upstream (`failing`). */
+  failing: boolean;
+  /** It has a wire format, and a model that sends malformed tool arguments on it (`malformed`). */
+  malformed: boolean;
+};
+
 export type ChatModelSubject = {
   provider: ModelProvider;
-  /** Whether the models call tools at all (bindTools + tool_calls). */
-  tools: boolean;
-  /** A model that answers without reasoning: it must say so, and answer the same input the same way. */
-  offline: boolean;
   /** `native`: the model streams its answer in pieces; `whole`: it has no streaming of its own and yields the answer as one chunk. */
   streaming: 'native' | 'whole';
   /** What usage the answers carry: token counts, or none at all (never half of them). */
@@ -105,7 +120,7 @@ async function streamed(model: { stream(input: BaseMessage[]): Promise<AsyncIter
   return { chunks, whole: chunks.length === 1 ? chunks[0]! : chunks.reduce((a, b) => concat(a, b)) };
 }
 
-export function chatModelConformance(name: string, factory: () => Promise<ChatModelSubject>): void {
+export function chatModelConformance(name: string, has: ChatModelAbilities, factory: () => Promise<ChatModelSubject>): void {
   describe(`chat model contract: ${name}`, () => {
     let s: ChatModelSubject;
     before(async () => {
@@ -116,12 +131,28 @@ export function chatModelConformance(name: string, factory: () => Promise<ChatMo
     });
     const chat = (role: ModelRole = 'worker') => s.provider.chat(role);
     const ask = (human: string) => [new SystemMessage('You are a conformance test.'), new HumanMessage(human)];
-    const whenTools = () => (s.tools ? undefined : 'this model does not call tools');
+    /** A test of an optional ability, registered only for an implementation declared to have it. */
+    const testIf = (ability: keyof ChatModelAbilities, title: string, run: () => Promise<void>) => {
+      if (has[ability]) test(title, run);
+    };
+    /** The declared model of an ability; the ability's test fails if it is absent. */
+    const declared = <K extends 'slow' | 'failing' | 'malformed'>(k: K): NonNullable<ChatModelSubject[K]> => {
+      assert.ok(s[k], `declared to have a ${k} model, but the subject has none`);
+      return s[k]!;
+    };
+
+    test('abilities: the subject has exactly the optional parts declared for it (none goes untested, none is missing)', () => {
+      for (const k of ['slow', 'failing', 'malformed'] as const) {
+        assert.equal(s[k] !== undefined, has[k], has[k] ? `declared to have a ${k} model, but the subject has none` : `the subject has a ${k} model, which is not declared (and so not tested)`);
+      }
+      if (has.tools) for (const role of ROLES) assert.equal(typeof s.provider.chat(role).bindTools, 'function', `declared to call tools, but the ${role} model cannot bind them`);
+      // `offline` is checked against what the provider says of itself by the info test.
+    });
 
     test('info: model names, a description, `offline` as it is — and never a secret', () => {
       const info = s.provider.info;
       for (const v of [info.provider, info.routerModel, info.workerModel, info.description]) assert.ok(typeof v === 'string' && v.length > 0);
-      assert.equal(info.offline, s.offline);
+      assert.equal(info.offline, has.offline);
       if (s.secret) assert.ok(!JSON.stringify(info).includes(s.secret), 'the secret does not show');
     });
 
@@ -134,11 +165,10 @@ export function chatModelConformance(name: string, factory: () => Promise<ChatMo
 
     test('usage_metadata: integer token counts with total = input + output, or absent altogether', async () => {
       assertUsage((await chat().invoke(ask('count my tokens'))) as AIMessage, s.usage);
-      if (s.tools) assertUsage((await chat().bindTools!([noteTool]).invoke(ask('count with tools'))) as AIMessage, s.usage);
+      if (has.tools) assertUsage((await chat().bindTools!([noteTool]).invoke(ask('count with tools'))) as AIMessage, s.usage);
     });
 
-    test('bindTools, for a model that calls tools: the call comes back with an id, the bound name and parsed arguments; answered by a ToolMessage of that id, the model goes on', async (t) => {
-      if (whenTools()) return t.skip(whenTools());
+    testIf('tools', 'bindTools, for a model that calls tools: the call comes back with an id, the bound name and parsed arguments; answered by a ToolMessage of that id, the model goes on', async () => {
       const model = chat().bindTools!([noteTool, otherTool]);
       const human = 'design a poster for the bakery';
       const first = (await model.invoke(ask(human))) as AIMessage;
@@ -149,16 +179,14 @@ export function chatModelConformance(name: string, factory: () => Promise<ChatMo
       assertTextAnswer(second, human);
     });
 
-    test('bindTools with a forced tool_choice (as the router binds): accepted, and the call comes back', async (t) => {
-      if (whenTools()) return t.skip(whenTools());
+    testIf('tools', 'bindTools, for a model that calls tools, with a forced tool_choice (as the router binds): accepted, and the call comes back', async () => {
       const choice = { type: 'function', function: { name: NOTE_TOOL } };
       const ai = (await chat('router').bindTools!([noteTool], { tool_choice: choice } as never).invoke(ask('route this message'))) as AIMessage;
       assertNoteCall(ai, 'route this message');
       if (s.lastToolChoice) assert.deepEqual(s.lastToolChoice(), choice, 'the choice reached the model');
     });
 
-    test('bindTools, for a model that calls tools: only bound tools are called (none bound → none called)', async (t) => {
-      if (whenTools()) return t.skip(whenTools());
+    testIf('tools', 'bindTools, for a model that calls tools: only bound tools are called (none bound → none called)', async () => {
       const ai = (await chat().bindTools!([otherTool]).invoke(ask('write a note about the wall'))) as AIMessage;
       for (const c of ai.tool_calls ?? []) assert.equal(c.name, otherTool.function.name, `a call to ${c.name}, which was not bound`);
       assertTextAnswer((await chat().invoke(ask('no tools here'))) as AIMessage, 'no tools here');
@@ -175,7 +203,7 @@ export function chatModelConformance(name: string, factory: () => Promise<ChatMo
       // Compared as the runtime reads usage (counts; empty detail objects and undefined details alike).
       const counts = (u: AIMessage['usage_metadata']) => u && [u.input_tokens, u.output_tokens, u.total_tokens, u.input_token_details?.cache_read ?? 0];
       if (s.usage === 'present') assert.deepEqual(counts(whole.usage_metadata), counts(ai.usage_metadata));
-      if (!s.tools) return;
+      if (!has.tools) return;
       const bound = chat().bindTools!([noteTool]);
       const withTools = ask('stream me a plan');
       const streamedCall = (await streamed(bound, withTools)).whole;
@@ -200,18 +228,18 @@ export function chatModelConformance(name: string, factory: () => Promise<ChatMo
     test('abort: a call under an already aborted signal rejects, with no answer', async () => {
       const reason = new Error('the turn was cancelled');
       await assert.rejects(chat().invoke(ask('too late'), { signal: AbortSignal.abort(reason) }));
-      if (s.tools) await assert.rejects(chat().bindTools!([noteTool]).invoke(ask('too late'), { signal: AbortSignal.abort(reason) }));
+      if (has.tools) await assert.rejects(chat().bindTools!([noteTool]).invoke(ask('too late'), { signal: AbortSignal.abort(reason) }));
     });
 
-    test('abort mid-call, for a model that takes time: the call rejects soon after the abort, long before it would answer', async (t) => {
-      if (!s.slow) return t.skip('this model answers at once: there is no call in flight to abort');
+    testIf('slow', 'abort mid-call, for a model that takes time: the call rejects soon after the abort, long before it would answer', async () => {
+      const slow = declared('slow');
       const ac = new AbortController();
       let settled: 'answered' | 'rejected' | undefined;
-      const call = s.slow.model.invoke(ask('take your time'), { signal: ac.signal }).then(
+      const call = slow.model.invoke(ask('take your time'), { signal: ac.signal }).then(
         () => (settled = 'answered'),
         () => (settled = 'rejected'),
       );
-      await waitFor(() => s.slow!.started(), 'the slow call to start');
+      await waitFor(() => slow.started(), 'the slow call to start');
       ac.abort(new Error('the turn was cancelled'));
       // The slow model takes minutes: a call that settles within this bound was cut short by the abort.
       await waitFor(() => settled, 'the aborted call to settle', { timeoutMs: 10_000 });
@@ -219,15 +247,14 @@ export function chatModelConformance(name: string, factory: () => Promise<ChatMo
       assert.equal(settled, 'rejected');
     });
 
-    test('upstream failure, for a model that can fail: invoke rejects with an Error, never an empty answer', async (t) => {
-      if (!s.failing) return t.skip('this model has no upstream to fail');
-      await assert.rejects(s.failing.invoke(ask('this will fail')), (e: unknown) => e instanceof Error && e.message.length > 0);
-      if (s.tools) await assert.rejects(s.failing.bindTools!([noteTool]).invoke(ask('this will fail')), Error);
+    testIf('failing', 'upstream failure, for a model that can fail: invoke rejects with an Error, never an empty answer', async () => {
+      const failing = declared('failing');
+      await assert.rejects(failing.invoke(ask('this will fail')), (e: unknown) => e instanceof Error && e.message.length > 0);
+      if (has.tools) await assert.rejects(failing.bindTools!([noteTool]).invoke(ask('this will fail')), Error);
     });
 
-    test('malformed tool arguments, for a model with a wire format: reported in invalid_tool_calls with the call id and name — not thrown, not dropped', async (t) => {
-      if (!s.malformed) return t.skip('this model produces arguments as objects: there is nothing to malform');
-      const ai = (await s.malformed.bindTools!([noteTool]).invoke(ask('a broken plan'))) as AIMessage;
+    testIf('malformed', 'malformed tool arguments, for a model with a wire format: reported in invalid_tool_calls with the call id and name — not thrown, not dropped', async () => {
+      const ai = (await declared('malformed').bindTools!([noteTool]).invoke(ask('a broken plan'))) as AIMessage;
       assert.deepEqual(ai.tool_calls ?? [], []);
       assert.equal(ai.invalid_tool_calls?.length, 1);
       const bad = ai.invalid_tool_calls![0]!;
@@ -236,8 +263,7 @@ export function chatModelConformance(name: string, factory: () => Promise<ChatMo
       assert.equal(typeof bad.args, 'string', 'the raw arguments');
     });
 
-    test('offline, for the offline model: says it is offline instead of pretending, and answers identical input identically', async (t) => {
-      if (!s.offline) return t.skip('not an offline model');
+    testIf('offline', 'offline, for the offline model: says it is offline instead of pretending, and answers identical input identically', async () => {
       const answer = (await chat().invoke(ask('make it pop'))) as AIMessage;
       assert.match(messageText(answer), /offline/i);
       const input = ask('design a logo');

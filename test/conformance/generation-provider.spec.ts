@@ -4,10 +4,11 @@
 // relies on is checked here for each of them. Implementation details (prices, file formats, id
 // prefixes, faults) are tested next to each implementation, not here.
 //
-// Optional parts of the interface (cancel, lookup, callbacks) are checked only where the
-// implementation has them, and the test name says so. A contract an implementation is known to
-// break is still run, marked TODO with what is wrong (`knownGaps`), so the report shows it without
-// failing the suite; a gap that gets fixed shows up as a passing TODO.
+// Optional parts of the interface (callbacks, cancel, lookup, documented refusals) are contracts only
+// for an implementation that has them: each implementation declares its abilities next to its
+// factory, the contracts of the abilities it lacks are not registered at all (every registered test
+// runs), and one test checks that the declaration is what the provider really has, so an ability
+// cannot go untested by being left out of it.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
@@ -26,36 +27,33 @@ export type Refusal = {
   quote?: RegExp;
   /** The error `submit` rejects with, when the provider refuses there. */
   submit?: RegExp;
-  /** A known break of this refusal (the test runs as TODO). */
-  gap?: string;
 };
 
-export type ContractId =
-  | 'quote'
-  | 'idempotency'
-  | 'forward-only'
-  | 'callbacks'
-  | 'unsubscribe'
-  | 'unknown-id'
-  | 'cancel-queued'
-  | 'cancel-running'
-  | 'cancel-finished'
-  | 'cancel-unknown'
-  | 'lookup';
+/**
+ * The optional abilities of an implementation, declared when the spec is registered: test names are
+ * fixed when the file loads, before the subject exists, so which contracts apply cannot wait for it.
+ */
+export type ProviderAbilities = {
+  /** It announces progress and ends through `onUpdate` (false: `status` only). */
+  callbacks: boolean;
+  /** It has `cancel` (and `slow` requests to cancel). */
+  cancel: boolean;
+  /** It has `lookup`. */
+  lookup: boolean;
+  /** Its documentation says it refuses some requests (listed in `refused`). */
+  refuses: boolean;
+};
 
 export type GenerationProviderSubject = {
   provider: GenerationProvider;
   /** Requests the provider takes that succeed within seconds (no faults): one per route of a composite. */
   accepted: { label: string; req: RequestShape }[];
-  /** Requests that stay unfinished long enough to cancel (≥ 1 s), with how long they would take to finish. */
+  /** For a provider that cancels: requests that stay unfinished long enough to cancel (≥ 1 s), with how long they would take to finish. */
   slow: { label: string; req: RequestShape; wouldFinishMs: number }[];
+  /** For a provider that refuses: what it refuses. */
   refused: Refusal[];
   /** Jobs created upstream so far, for subjects that can count them (what "one job upstream" is checked on). */
   upstreamJobs?: () => number | Promise<number>;
-  /** Whether the provider announces progress and ends through `onUpdate` (false: `status` only). */
-  callbacks: boolean;
-  /** Contracts this implementation is known to break, by id or `id:label`: the test runs as TODO. */
-  knownGaps?: Partial<Record<ContractId | `${ContractId}:${string}`, string>>;
   close(): Promise<void>;
 };
 
@@ -66,7 +64,7 @@ const rank = (s: JobStatus) => (FINAL.includes(s) ? 3 : s === 'RUNNING' ? 2 : s 
 /** Bounds for a loaded 2-core machine, not expected latencies. */
 const JOB_ENDS_MS = 30_000;
 
-export function generationProviderConformance(name: string, factory: () => Promise<GenerationProviderSubject>): void {
+export function generationProviderConformance(name: string, has: ProviderAbilities, factory: () => Promise<GenerationProviderSubject>): void {
   describe(`generation provider contract: ${name}`, () => {
     let s: GenerationProviderSubject;
     let p: GenerationProvider;
@@ -93,12 +91,24 @@ export function generationProviderConformance(name: string, factory: () => Promi
         return FINAL.includes(st.status) ? st : null;
       }, `job ${id} to reach a final state`, { timeoutMs: JOB_ENDS_MS });
     const statusIs = (id: string, want: JobStatus) => waitFor(async () => (await p.status(id)).status === want, `job ${id} to be ${want}`, { timeoutMs: JOB_ENDS_MS });
-    const gapOf = (id: ContractId, label?: string) => (label ? s.knownGaps?.[`${id}:${label}`] : undefined) ?? s.knownGaps?.[id];
-
-    // Test names are fixed when the file loads, but the subject (and so its requests and optional
-    // parts) exists only once `before` has run: each contract is one test whose cases — one per
-    // request of the subject — are subtests made at run time, skipped where a part is absent.
+    // Test names are fixed when the file loads, but the subject (and so its requests) exists only once
+    // `before` has run: each contract is one test whose cases — one per request of the subject — are
+    // subtests made at run time. A contract of an optional ability is registered only where the
+    // declaration says the implementation has it.
     const contract = (title: string, run: (t: TestContext) => Promise<void>) => test(title, run);
+    const contractIf = (ability: keyof ProviderAbilities, title: string, run: (t: TestContext) => Promise<void>) => {
+      if (has[ability]) contract(title, run);
+    };
+
+    contract('abilities: the provider has exactly the optional parts declared for it (none goes untested, none is missing)', async () => {
+      assert.equal(typeof p.cancel === 'function', has.cancel, has.cancel ? 'declared to cancel, but it has no cancel' : 'it has cancel, which is not declared (and so not tested)');
+      assert.equal(typeof p.lookup === 'function', has.lookup, has.lookup ? 'declared to look up, but it has no lookup' : 'it has lookup, which is not declared (and so not tested)');
+      assert.equal(s.refused.length > 0, has.refuses, has.refuses ? 'declared to refuse, but no refusal is listed' : 'refusals are listed, but none is declared (and so none tested)');
+      if (has.cancel) assert.ok(s.slow.length > 0, 'a provider that cancels has a slow request to cancel');
+      else assert.deepEqual(s.slow, [], 'slow requests are for cancelling, which it is not declared to do');
+      // Whether it calls back shows only with a job: the callback contracts below fail where
+      // `callbacks` is declared and no callback comes.
+    });
 
     contract('name: a non-empty string (job rows and reconciliation are keyed by it)', async () => {
       assert.equal(typeof p.name, 'string');
@@ -107,7 +117,7 @@ export function generationProviderConformance(name: string, factory: () => Promi
 
     contract('quote: a non-negative integer of cents, the same for the same request whatever its key; nothing is submitted', async (t) => {
       for (const a of s.accepted) {
-        await t.test(a.label, { todo: gapOf('quote', a.label) }, async () => {
+        await t.test(a.label, async () => {
           const before = await upstream();
           const quotes = [await p.quote(req(a.req)), await p.quote(req(a.req)), await p.quote(req(a.req))];
           assert.ok(Number.isInteger(quotes[0]) && quotes[0]! >= 0, `a quote of ${String(quotes[0])}`);
@@ -119,7 +129,7 @@ export function generationProviderConformance(name: string, factory: () => Promi
 
     contract('submit: an upstream job id; the same idempotency key again (at once, then later) is the same job, one job upstream', async (t) => {
       for (const a of s.accepted) {
-        await t.test(a.label, { todo: gapOf('idempotency', a.label) }, async () => {
+        await t.test(a.label, async () => {
           const before = await upstream();
           const r = req(a.req);
           const [x, y] = await Promise.all([p.submit(r), p.submit({ ...r, params: { ...r.params } })]);
@@ -139,7 +149,7 @@ export function generationProviderConformance(name: string, factory: () => Promi
 
     contract('status: forward-only from submit to SUCCEEDED, final stays final; the files of a success are local and of the announced size', async (t) => {
       for (const a of s.accepted) {
-        await t.test(a.label, { todo: gapOf('forward-only', a.label) }, async () => {
+        await t.test(a.label, async () => {
           const { upstreamJobId: id } = await p.submit(req(a.req));
           const seen: ProviderUpdate[] = [];
           // Polled as fast as the provider answers: every state it passes through has a chance to be seen.
@@ -172,9 +182,9 @@ export function generationProviderConformance(name: string, factory: () => Promi
       }
     });
 
-    contract('onUpdate, for a provider that calls back: the callbacks reach a final state that agrees with status()', async (t) => {
+    contractIf('callbacks', 'onUpdate, for a provider that calls back: the callbacks reach a final state that agrees with status()', async (t) => {
       for (const a of s.accepted) {
-        await t.test(a.label, { skip: s.callbacks ? undefined : 'this provider does not call back', todo: gapOf('callbacks', a.label) }, async () => {
+        await t.test(a.label, async () => {
           const r = req(a.req);
           const { upstreamJobId: id } = await p.submit(r);
           const final = await waitFor(() => callbacksFor(id, r.idempotencyKey).find((u) => FINAL.includes(u.status)), `a final callback for ${id}`, { timeoutMs: JOB_ENDS_MS });
@@ -190,9 +200,9 @@ export function generationProviderConformance(name: string, factory: () => Promi
       }
     });
 
-    contract('onUpdate, for a provider that calls back: the function it returns stops deliveries to that listener', async (t) => {
+    contractIf('callbacks', 'onUpdate, for a provider that calls back: the function it returns stops deliveries to that listener', async (t) => {
       const a = s.accepted[0]!;
-      await t.test(a.label, { skip: s.callbacks ? undefined : 'this provider does not call back', todo: gapOf('unsubscribe', a.label) }, async () => {
+      await t.test(a.label, async () => {
         const late: ProviderUpdate[] = [];
         const stop = p.onUpdate((u) => late.push(u));
         stop();
@@ -204,7 +214,7 @@ export function generationProviderConformance(name: string, factory: () => Promi
     });
 
     contract('status of a job id the provider never issued: FAILED — an answer, not an error', async (t) => {
-      await t.test('unknown id', { todo: gapOf('unknown-id') }, async () => {
+      await t.test('unknown id', async () => {
         const id = `never-issued-${randomUUID()}`;
         const st = await p.status(id);
         assert.equal(st.status, 'FAILED');
@@ -212,9 +222,9 @@ export function generationProviderConformance(name: string, factory: () => Promi
       });
     });
 
-    contract('cancel, for a provider that has it, right after submit: CANCELLED with nothing made, again CANCELLED on a repeat, and it stays so past the time it would have finished', async (t) => {
+    contractIf('cancel', 'cancel, for a provider that has it, right after submit: CANCELLED with nothing made, again CANCELLED on a repeat, and it stays so past the time it would have finished', async (t) => {
       for (const sl of s.slow) {
-        await t.test(sl.label, { skip: p.cancel ? undefined : 'this provider has no cancel', todo: gapOf('cancel-queued', sl.label) }, async () => {
+        await t.test(sl.label, async () => {
           const r = req(sl.req);
           const submittedAt = Date.now();
           const { upstreamJobId: id } = await p.submit(r);
@@ -223,9 +233,9 @@ export function generationProviderConformance(name: string, factory: () => Promi
       }
     });
 
-    contract('cancel, for a provider that has it, while RUNNING: CANCELLED with nothing made, again CANCELLED on a repeat, and it stays so past the time it would have finished', async (t) => {
+    contractIf('cancel', 'cancel, for a provider that has it, while RUNNING: CANCELLED with nothing made, again CANCELLED on a repeat, and it stays so past the time it would have finished', async (t) => {
       for (const sl of s.slow) {
-        await t.test(sl.label, { skip: p.cancel ? undefined : 'this provider has no cancel', todo: gapOf('cancel-running', sl.label) }, async () => {
+        await t.test(sl.label, async () => {
           const r = req(sl.req);
           const submittedAt = Date.now();
           const { upstreamJobId: id } = await p.submit(r);
@@ -237,59 +247,70 @@ export function generationProviderConformance(name: string, factory: () => Promi
 
     /** The checks after cancelling an unfinished job (the first cancel is made here). */
     async function cancelledForGood(id: string, k: string, wouldFinishAt: number) {
-      const answer = await p.cancel!(id);
+      const answer = await cancel(id);
       if (answer) assert.equal(answer.made, false, 'nothing was made');
       // Waited for whatever end comes, so a cancel that was ignored fails at once with the real end.
       const end = await finalStatus(id);
       assert.equal(end.status, 'CANCELLED', `the job ended ${end.status} after a cancel`);
-      const again = await p.cancel!(id);
+      const again = await cancel(id);
       if (again) assert.equal(again.made, false, 'a repeated cancel: still nothing made');
       // The window up to when the job would have finished (and a margin past it) is what is tested:
       // a cancelled job must not finish after all.
       await holdsFor(async () => (await p.status(id)).status === 'CANCELLED', `job ${id} CANCELLED`, Math.max(0, wouldFinishAt - Date.now()) + 500);
       const cbs = callbacksFor(id, k);
       assert.ok(!cbs.some((u) => u.status === 'SUCCEEDED' || u.status === 'FAILED'), `no other end announced: ${cbs.map((u) => u.status).join(', ')}`);
-      if (s.callbacks) assert.ok(cbs.some((u) => u.status === 'CANCELLED'), 'the cancellation is announced');
+      if (has.callbacks) assert.ok(cbs.some((u) => u.status === 'CANCELLED'), 'the cancellation is announced');
     }
 
-    contract('cancel, for a provider that has it, after the job finished: left SUCCEEDED, the result made (and so charged)', async (t) => {
+    // Contracts of `cancel` and `lookup` are registered on the declaration that the provider has them,
+    // so one that turns out absent fails the contract (rather than passing it unexercised).
+    function cancel(id: string) {
+      assert.ok(p.cancel, 'declared to cancel, but the provider has no cancel');
+      return p.cancel(id);
+    }
+    function lookup(k: string) {
+      assert.ok(p.lookup, 'declared to look up, but the provider has no lookup');
+      return p.lookup(k);
+    }
+
+    contractIf('cancel', 'cancel, for a provider that has it, after the job finished: left SUCCEEDED, the result made (and so charged)', async (t) => {
       for (const a of s.accepted) {
-        await t.test(a.label, { skip: p.cancel ? undefined : 'this provider has no cancel', todo: gapOf('cancel-finished', a.label) }, async () => {
+        await t.test(a.label, async () => {
           const { upstreamJobId: id } = await p.submit(req(a.req));
           await statusIs(id, 'SUCCEEDED');
-          const answer = await p.cancel!(id);
+          const answer = await cancel(id);
           if (answer) assert.equal(answer.made, true);
           assert.equal((await p.status(id)).status, 'SUCCEEDED');
         });
       }
     });
 
-    contract('cancel, for a provider that has it, of a job id it never issued: no error, nothing made', async (t) => {
-      await t.test('unknown id', { skip: p.cancel ? undefined : 'this provider has no cancel', todo: gapOf('cancel-unknown') }, async () => {
-        const answer = await p.cancel!(`never-issued-${randomUUID()}`);
+    contractIf('cancel', 'cancel, for a provider that has it, of a job id it never issued: no error, nothing made', async (t) => {
+      await t.test('unknown id', async () => {
+        const answer = await cancel(`never-issued-${randomUUID()}`);
         if (answer) assert.equal(answer.made, false);
       });
     });
 
-    contract('lookup, for a provider that has it: finds a submitted job by its key; a key never submitted finds nothing', async (t) => {
+    contractIf('lookup', 'lookup, for a provider that has it: finds a submitted job by its key; a key never submitted finds nothing', async (t) => {
       for (const a of s.accepted) {
-        await t.test(a.label, { skip: p.lookup ? undefined : 'this provider has no lookup', todo: gapOf('lookup', a.label) }, async () => {
+        await t.test(a.label, async () => {
           const r = req(a.req);
-          assert.equal(await p.lookup!(r.idempotencyKey), null, 'before it is submitted');
+          assert.equal(await lookup(r.idempotencyKey), null, 'before it is submitted');
           const { upstreamJobId } = await p.submit(r);
-          assert.deepEqual(await p.lookup!(r.idempotencyKey), { upstreamJobId });
-          assert.equal(await p.lookup!(key()), null);
+          assert.deepEqual(await lookup(r.idempotencyKey), { upstreamJobId });
+          assert.equal(await lookup(key()), null);
           await finalStatus(upstreamJobId);
-          assert.deepEqual(await p.lookup!(r.idempotencyKey), { upstreamJobId }, 'and after it ended');
+          assert.deepEqual(await lookup(r.idempotencyKey), { upstreamJobId }, 'and after it ended');
         });
       }
     });
 
-    contract('refusals: what the provider does not offer is refused with a clear error (never "try again"), creating nothing upstream', async (t) => {
-      if (!s.refused.length) await t.test('nothing is documented as refused', { skip: 'the provider refuses nothing' }, async () => {});
+    contractIf('refuses', 'refusals, for a provider that refuses: what it does not offer is refused with a clear error (never "try again"), creating nothing upstream', async (t) => {
+      assert.ok(s.refused.length > 0, 'declared to refuse, but no refusal is listed');
       for (const f of s.refused) {
         const where = [f.quote && 'quote', f.submit && 'submit'].filter(Boolean).join(' and ');
-        await t.test(`${f.label}, at ${where}`, { todo: f.gap }, async () => {
+        await t.test(`${f.label}, at ${where}`, async () => {
           assert.ok(f.quote || f.submit, 'a refusal names where it happens');
           const before = await upstream();
           const r = req(f.req);
@@ -302,7 +323,7 @@ export function generationProviderConformance(name: string, factory: () => Promi
           if (f.quote) await assert.rejects(Promise.resolve().then(() => p.quote(r)), clear(f.quote));
           if (f.submit) {
             await assert.rejects(Promise.resolve().then(() => p.submit(r)), clear(f.submit));
-            if (p.lookup) assert.equal(await p.lookup(r.idempotencyKey), null, 'no job under the key');
+            if (has.lookup) assert.equal(await lookup(r.idempotencyKey), null, 'no job under the key');
           }
           assert.equal(await upstream(), before, 'nothing upstream');
         });
