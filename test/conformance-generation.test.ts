@@ -27,6 +27,8 @@ const LATENCY: Record<GenerationKind, number> = { IMAGE: FAST_MS, AUDIO: FAST_MS
 const shape = (kind: GenerationKind, prompt: string, params: Record<string, unknown> = {}): RequestShape => ({ kind, prompt, params });
 /** A kind outside GenerationKind, as a caller that skipped validation would send it. */
 const HOLOGRAM = 'HOLOGRAM' as GenerationKind;
+/** A kind named like an object built-in: a price table read by key must not find it. */
+const BUILTIN = 'constructor' as GenerationKind;
 
 // The simulation's requests: every kind it offers; VIDEO is the slow one.
 const simAccepted = (['IMAGE', 'AUDIO', 'MODEL_3D'] as const).map((kind) => ({ label: kind, req: shape(kind, `conformance ${kind.toLowerCase()}`) }));
@@ -58,7 +60,10 @@ generationProviderConformance('SimulatedProvider (in process)', { callbacks: tru
     provider,
     accepted: simAccepted,
     slow: simSlow,
-    refused: [{ label: 'a kind outside GenerationKind', req: shape(HOLOGRAM, 'a hologram'), quote: /does not offer HOLOGRAM/, submit: /does not offer HOLOGRAM/ }],
+    refused: [
+      { label: 'a kind outside GenerationKind', req: shape(HOLOGRAM, 'a hologram'), quote: /does not offer HOLOGRAM/, submit: /does not offer HOLOGRAM/ },
+      { label: 'a kind named like an object built-in', req: shape(BUILTIN, 'a builtin'), quote: /does not offer constructor/, submit: /does not offer constructor/ },
+    ],
     upstreamJobs: () => simJobs(provider),
     close: async () => provider.close(),
   };
@@ -79,7 +84,10 @@ generationProviderConformance('HttpGenerationProvider (provider service in its o
     provider,
     accepted: simAccepted,
     slow: simSlow,
-    refused: [{ label: 'a kind outside GenerationKind', req: shape(HOLOGRAM, 'a hologram'), quote: /does not offer HOLOGRAM/, submit: /refused the submission \(400\).*kind/ }],
+    refused: [
+      { label: 'a kind outside GenerationKind', req: shape(HOLOGRAM, 'a hologram'), quote: /does not offer HOLOGRAM/, submit: /refused the submission \(400\).*kind/ },
+      { label: 'a kind named like an object built-in', req: shape(BUILTIN, 'a builtin'), quote: /does not offer constructor/, submit: /refused the submission \(400\).*kind/ },
+    ],
     upstreamJobs: async () => ((await (await fetch(`${service.url}/health`)).json()) as { jobs: number }).jobs,
     close: async () => {
       provider.close();
@@ -118,6 +126,7 @@ generationProviderConformance('RoutedProvider (images to OpenAI, the rest simula
     refused: [
       openAIRefused[1]!,
       { label: 'a kind outside GenerationKind', req: shape(HOLOGRAM, 'a hologram'), quote: /does not offer HOLOGRAM/, submit: /does not offer HOLOGRAM/ },
+      { label: 'a kind named like an object built-in', req: shape(BUILTIN, 'a builtin'), quote: /does not offer constructor/, submit: /does not offer constructor/ },
     ],
     upstreamJobs: () => stub.imageRequests.length + simJobs(simulated),
     close: async () => {

@@ -91,8 +91,9 @@ export class HttpGenerationProvider implements GenerationProvider, CallbackRecei
       const caps = Capabilities.parse(await this.withConnectRetry(() => this.call('GET', '/v1/capabilities')));
       this.prices = caps.prices;
     }
-    const price = this.prices[req.kind];
-    if (price === undefined) throw new Error(`the provider does not offer ${req.kind}`);
+    // Own keys only: a kind named like an object built-in ("constructor") is not on offer either.
+    const price = Object.hasOwn(this.prices, req.kind) ? this.prices[req.kind] : undefined;
+    if (typeof price !== 'number') throw new Error(`the provider does not offer ${req.kind}`);
     return price;
   }
 
