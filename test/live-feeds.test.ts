@@ -19,7 +19,7 @@ import { startTestApp, type TestApp } from './helpers/app.ts';
 import { collect, gqlOk, toGlobalId, wsClient } from './helpers/clients.ts';
 import { CreateTask, TaskEventsSub, WorkspaceEventsSub } from './helpers/documents.ts';
 import { fromGlobalId } from './helpers/ids.ts';
-import { ObjectChanges } from './helpers/object-documents.ts';
+import { CreateObject, ObjectChanges, ObjectChangesWithObject, UpdateObject } from './helpers/object-documents.ts';
 import { decodeCursor, range } from './helpers/produce.ts';
 import { holdsFor, waitFor } from './helpers/wait.ts';
 
@@ -271,6 +271,34 @@ describe('object changes are notified after commit, coalesced', () => {
       sub.stop();
       await client.dispose();
       await probe.end();
+    }
+  });
+});
+
+describe('every event of a subscription reads fresh data', () => {
+  test("an object change's nested object is the object as of that change, not as the first change loaded it", async () => {
+    const client = wsClient(t.url, t.a.ownerToken);
+    const openObjects = t.app.deps.objectFeed.stats.openStreams;
+    const { collector, stop } = collect(client, ObjectChangesWithObject, { workspaceId: toGlobalId('Workspace', t.a.workspaceId) });
+    try {
+      // Without a cursor the stream starts at the live head: write only once it is attached.
+      await waitFor(() => t.app.deps.objectFeed.stats.openStreams === openObjects + 1, 'the stream attached');
+      const created = await gqlOk(t.url, t.a.ownerToken, CreateObject, {
+        input: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), kind: 'DOCUMENT', name: 'fresh reads', content: { markdown: 'v1' } },
+      });
+      const objectId = created.createObject.object.id;
+      await collector.until((xs) => xs.length >= 1, 20_000, 'the creation');
+      for (const [base, text] of [[1, 'v2'], [2, 'v3']] as const) {
+        await gqlOk(t.url, t.a.ownerToken, UpdateObject, { input: { objectId, baseVersion: base, content: { markdown: text } } });
+      }
+      await collector.until((xs) => xs.length >= 3, 20_000, 'both updates');
+      assert.deepEqual(
+        collector.items.map((x) => [x.objectChanges.versionNumber, x.objectChanges.object?.currentVersion]),
+        [[1, 1], [2, 2], [3, 3]],
+      );
+    } finally {
+      stop();
+      await client.dispose();
     }
   });
 });

@@ -66,3 +66,9 @@ export const ObjectChanges = graphql(`
     objectChanges(workspaceId: $workspaceId, after: $after) { cursor position kind objectId versionNumber version { version summary } }
   }
 `);
+
+export const ObjectChangesWithObject = graphql(`
+  subscription ObjectChangesWithObject($workspaceId: ID!) {
+    objectChanges(workspaceId: $workspaceId) { versionNumber object { currentVersion } }
+  }
+`);

@@ -1,5 +1,6 @@
 import { subscribeTaskEvents, subscribeWorkspaceEvents, subscribeWorkspaceFeed, type FeedItem } from '../../services/events/subscribe-events.ts';
 import { builder } from '../builder.ts';
+import { withFreshLoaders } from './fresh-loaders.ts';
 import { parseGlobalId, parseOptionalGlobalId } from '../ids.ts';
 import { TaskEventRef } from '../types/task-event.ts';
 
@@ -28,7 +29,7 @@ builder.subscriptionType({
       args: { taskId: t.arg.id({ required: true }), after: t.arg.int({ required: false }) },
       subscribe: (_r, args, ctx) =>
         subscribeTaskEvents(ctx.deps, ctx.viewer, parseGlobalId(String(args.taskId), 'Task', 'taskId'), args.after ?? 0, ctx.signal),
-      resolve: (e) => e,
+      resolve: (e, _a, ctx) => withFreshLoaders(e, ctx),
     }),
     workspaceEvents: t.field({
       type: TaskEventRef,
@@ -38,7 +39,7 @@ builder.subscriptionType({
       args: { workspaceId: t.arg.id({ required: false }), after: t.arg.string({ required: false }) },
       subscribe: (_r, args, ctx) =>
         subscribeWorkspaceEvents(ctx.deps, ctx.viewer, parseOptionalGlobalId(args.workspaceId, 'Workspace', 'workspaceId') ?? null, args.after ?? null, ctx.signal),
-      resolve: (e) => e,
+      resolve: (e, _a, ctx) => withFreshLoaders(e, ctx),
     }),
     workspaceFeed: t.field({
       type: WorkspaceFeedItemRef,
@@ -47,7 +48,7 @@ builder.subscriptionType({
       args: { workspaceId: t.arg.id({ required: false }), after: t.arg.string({ required: false }) },
       subscribe: (_r, args, ctx) =>
         subscribeWorkspaceFeed(ctx.deps, ctx.viewer, parseOptionalGlobalId(args.workspaceId, 'Workspace', 'workspaceId') ?? null, args.after ?? null, ctx.signal),
-      resolve: (e) => e,
+      resolve: (e, _a, ctx) => withFreshLoaders(e, ctx),
     }),
   }),
 });

@@ -2,6 +2,7 @@
 import { loadObjectVersions } from '../../services/objects/object-versions.ts';
 import { subscribeObjectChanges, type ObjectChangeEvent } from '../../services/objects/subscribe-object-changes.ts';
 import { builder } from '../builder.ts';
+import { withFreshLoaders } from './fresh-loaders.ts';
 import { parseGlobalId } from '../ids.ts';
 import { ObjectChangeKindEnum, ObjectVersionRef, WorkspaceObjectRef } from '../types/workspace-object.ts';
 
@@ -33,6 +34,6 @@ builder.subscriptionFields((t) => ({
     args: { workspaceId: t.arg.id({ required: true }), after: t.arg.string({ required: false }) },
     subscribe: (_r, args, ctx) =>
       subscribeObjectChanges(ctx.deps, ctx.viewer, parseGlobalId(String(args.workspaceId), 'Workspace', 'workspaceId'), args.after ?? null, ctx.signal),
-    resolve: (c) => c,
+    resolve: (c, _a, ctx) => withFreshLoaders(c, ctx),
   }),
 }));
