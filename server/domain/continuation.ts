@@ -3,6 +3,7 @@
 // runtime/turn-end.ts gathers the inputs in the turn's final transaction and applies the result, and every
 // decision is recorded as a CONTINUATION_DECIDED event with its reason.
 import { allFinished, openItems, type ChecklistItem } from './checklist.ts';
+import { textsFor } from './replies/texts.ts';
 
 export type ContinuationInput = {
   /** The model's last words in the turn (its answer when it called no tool). */
@@ -19,6 +20,8 @@ export type ContinuationInput = {
   maxIdleTurns: number;
   /** The turn ended because it hit the step limit, not because the model stopped. */
   stepLimitHit: boolean;
+  /** The task's language: the delivery is written in it (English when unknown). */
+  language?: string | null;
 };
 
 export type Continuation =
@@ -47,29 +50,31 @@ export function asksForConfirmation(text: string): boolean {
   return ASKS.some((r) => r.test(text));
 }
 
-export function deliverySummary(items: readonly ChecklistItem[], modelText: string): string {
+/** The delivery: the model's last words, then every finished step with its results, in the task's language. */
+export function deliverySummary(items: readonly ChecklistItem[], modelText: string, language?: string | null): string {
+  const t = textsFor(language);
   const done = items.filter((i) => i.status === 'DONE');
   const skipped = items.filter((i) => i.status === 'SKIPPED');
   const lines = done.map((i) => `- ${i.title}${i.artifacts.length ? `: ${i.artifacts.join(', ')}` : ''}`);
   return [
-    modelText.trim() || 'Delivered.',
-    `Delivered (${done.length} of ${items.length} steps):`,
+    modelText.trim() || t.deliveredFallback,
+    t.deliveredHeader(done.length, items.length),
     ...lines,
-    ...(skipped.length ? [`Skipped: ${skipped.map((i) => `${i.title} (${i.evidence ?? 'no reason'})`).join('; ')}`] : []),
+    ...(skipped.length ? [t.skipped(skipped.map((i) => `${i.title} (${i.evidence ?? t.noReason})`).join('; '))] : []),
   ].join('\n');
 }
 
 export function decideContinuation(s: ContinuationInput): Continuation {
   const list = s.checklist;
   if (list && allFinished(list)) {
-    return { kind: 'complete', reason: 'every checklist step is done', summary: deliverySummary(list, s.modelText) };
+    return { kind: 'complete', reason: 'every checklist step is done', summary: deliverySummary(list, s.modelText, s.language) };
   }
   if (!list || list.length === 0) {
     // No plan: a one-off request. The model's answer is the delivery, unless it is a question.
     if (s.pendingJobs > 0) return { kind: 'suspend', reason: 'waiting for a generation job' };
     if (s.pendingApprovals > 0) return { kind: 'suspend', reason: 'waiting for the user to decide' };
     if (asksForConfirmation(s.modelText)) return { kind: 'card', reason: 'the model asked the user in prose', prompt: s.modelText };
-    if (!s.stepLimitHit) return { kind: 'complete', reason: 'answered without a plan', summary: s.modelText || 'Done.' };
+    if (!s.stepLimitHit) return { kind: 'complete', reason: 'answered without a plan', summary: s.modelText || textsFor(s.language).deliveredFallback };
   }
   if (s.turns >= s.maxTurns) return { kind: 'stop', how: 'fail', reason: `stopped after ${s.turns} turns without finishing` };
   const open = list ? openItems(list) : [];

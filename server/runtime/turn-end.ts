@@ -11,7 +11,8 @@ import { requestApproval } from '../store/approvals/request-approval.ts';
 import { readChecklist } from '../store/checklist/write-checklist.ts';
 import { countUnreadInbox } from '../store/journal/inbox.ts';
 import { closeTurn, countTurns, stopRunningTurn } from '../store/journal/leases.ts';
-import { readProgressMark, recordProgressMark, writeTaskSummary } from '../store/journal/tasks.ts';
+import { readProgressMark, readTaskBrief, recordProgressMark, writeTaskSummary } from '../store/journal/tasks.ts';
+import { textsFor, type Texts } from '../domain/replies/texts.ts';
 import { countJobs, countLiveJobs, countPendingApprovals } from '../store/journal/waits.ts';
 import { ensureTurn } from '../store/turns.ts';
 import type { RuntimeDeps } from './deps.ts';
@@ -54,6 +55,7 @@ async function decideInTx(
     idleTurns: task.idleTurns,
     maxIdleTurns: rt.options.maxIdleTurns ?? 2,
     stepLimitHit,
+    language: (await readTaskBrief(tx, claim.taskId)).language,
   });
   const idleTurns = progressed ? 0 : task.idleTurns + 1;
   await recordProgressMark(tx, claim.taskId, { idleTurns, progressMark: mark });
@@ -72,7 +74,7 @@ async function decideInTx(
     case 'stop':
       return { how: d.how, text: d.reason };
     case 'card':
-      await requestCheckpoint(tx, emit, claim, d.prompt);
+      await requestCheckpoint(tx, emit, claim, d.prompt, textsFor((await readTaskBrief(tx, claim.taskId)).language));
       return { how: 'suspend', text: 'waiting for your confirmation' };
   }
 }
@@ -81,14 +83,14 @@ async function decideInTx(
  * The model asked in prose: the runtime makes it a card the user can answer with one click. Keyed by
  * the turn, so a retried turn end files the same card, never a second one.
  */
-async function requestCheckpoint(tx: Tx, emit: Emit, claim: Claim, prompt: string): Promise<void> {
+async function requestCheckpoint(tx: Tx, emit: Emit, claim: Claim, prompt: string, t: Texts): Promise<void> {
   await requestApproval(tx, emit, {
     workspaceId: claim.workspaceId,
     taskId: claim.taskId,
     kind: 'CHECKPOINT',
     requestKey: `auto-checkpoint:${claim.turnId}`,
     title: prompt.slice(0, 1000),
-    reasons: [{ code: 'CHECKPOINT', message: 'The agent needs your decision to go on.' }],
+    reasons: [{ code: 'CHECKPOINT', message: t.checkpointReason }],
     quoteCents: null,
     action: { type: 'CHECKPOINT', kind: 'CONFIRM', source: 'runtime' },
     requestedBy: { kind: 'SYSTEM' },
@@ -117,7 +119,8 @@ export async function endTurnInTx(
   if (how === 'complete') {
     // With a checklist, the delivery cites every finished step's results.
     const checklist = requested === 'decide' ? null : await readChecklist(tx, claim.taskId);
-    const summary = checklist?.items.length ? deliverySummary(checklist.items, text) : text;
+    // In the task's language, like every text a person reads from it.
+    const summary = checklist?.items.length ? deliverySummary(checklist.items, text, (await readTaskBrief(tx, claim.taskId)).language) : text;
     await writeTaskSummary(tx, claim.taskId, summary.slice(0, 10_000));
     await moveTask(tx, emit, claim.taskId, taskStatus, 'complete', null);
   } else if (how === 'pause') {

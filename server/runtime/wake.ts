@@ -13,7 +13,7 @@ import { applyTransition, lockTask } from '../store/tasks/apply-transition.ts';
 import { allFinished, linkArtifact } from '../domain/checklist.ts';
 import { deliverySummary } from '../domain/continuation.ts';
 import { countUnreadFromUser, insertJobResult } from '../store/journal/inbox.ts';
-import { writeTaskSummary } from '../store/journal/tasks.ts';
+import { readTaskBrief, writeTaskSummary } from '../store/journal/tasks.ts';
 import { countLiveJobs, countPendingApprovals } from '../store/journal/waits.ts';
 import type { Scheduler } from '../store/scheduler.ts';
 import { ensureTurn } from '../store/turns.ts';
@@ -59,7 +59,7 @@ export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
     const unreadFromUser = await countUnreadFromUser(tx, job.taskId);
     const delivered = unreadFromUser > 0 ? null : checklist?.items.length
       ? allFinished(checklist.items)
-        ? deliverySummary(checklist.items, '')
+        ? deliverySummary(checklist.items, '', (await readTaskBrief(tx, job.taskId)).language)
         : null
       : params.finishWhenDone === true && job.status === 'SUCCEEDED'
         ? text

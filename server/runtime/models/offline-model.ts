@@ -9,6 +9,7 @@ import { AIMessage, type AIMessageChunk, type BaseMessage } from '@langchain/cor
 import type { ChatResult } from '@langchain/core/outputs';
 import type { Runnable } from '@langchain/core/runnables';
 import { offlineFlowReply } from './offline-flows.ts';
+import { offlineTexts } from './offline/texts.ts';
 import { estimateTokens, messageChars, messageText, toolNamesOf } from './types.ts';
 
 export type OfflineCallOptions = BaseChatModelCallOptions & {
@@ -59,12 +60,10 @@ export function offlineReply(messages: readonly BaseMessage[], toolNames: readon
       ],
     };
   }
-  return {
-    content:
-      "[offline model] I can't reason without a configured model (set OPENAI_API_KEY or OPENAI_BASE_URL). " +
-      `Recorded: ${summary || '(no request given)'}`,
-    toolCalls: [],
-  };
+  // In the task's language (the brief says which), like everything a person reads.
+  const brief = messages.map(messageText).find((t) => t.startsWith('Task:')) ?? '';
+  const t = offlineTexts(brief);
+  return { content: `${t.offline.tag} ${t.offline.cannotReason(summary || t.offline.noRequest)}`, toolCalls: [] };
 }
 
 /**

@@ -10,7 +10,8 @@ import { readChecklistVersion, writeChecklist } from '../../store/checklist/writ
 import type { Capabilities } from '../capabilities.ts';
 import { estimateCents, ITEM_STATUSES, mergePlan, patchItem, remainingCents, scopeGrew } from '../../domain/checklist.ts';
 import { committedCents } from '../../store/approvals/paid-action-gate.ts';
-import { readPlanApproval } from '../../store/journal/tasks.ts';
+import { readPlanApproval, readTaskBrief } from '../../store/journal/tasks.ts';
+import { textsFor } from '../../domain/replies/texts.ts';
 import { AwaitingApproval } from '../errors.ts';
 import { defineTool, type ToolDef } from './types.ts';
 
@@ -56,6 +57,7 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
         );
         const est = estimateCents(checklist.items);
         const task = await readPlanApproval(tx, ctx.taskId);
+        const t = textsFor((await readTaskBrief(tx, ctx.taskId)).language);
         if (task.kind === 'LIGHTWEIGHT') return { status: 'ACTIVE', version: checklist.version, estimateCents: est };
         const approved = task.planApprovedVersion ? await readChecklistVersion(tx, ctx.taskId, task.planApprovedVersion) : null;
         const committed = await committedCents(tx, 'task', ctx.taskId);
@@ -68,10 +70,9 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
           taskId: ctx.taskId,
           kind: 'PLAN',
           requestKey: `plan:${ctx.taskId}:v${checklist.version}`,
-          title: approved
-            ? `Changed plan: ${checklist.items.length} steps, budget ${usd(budget)} (${usd(committed)} already spent)`
-            : `Plan: ${checklist.items.length} steps, estimated ${usd(budget)}`,
-          reasons: [{ code: 'PLAN_BUDGET', message: approved ? `Approval needed again: ${grew}.` : 'A new plan is approved before work starts.' }],
+          // In the task's language, like every card a person reads.
+          title: approved ? t.changedPlanTitle(checklist.items.length, budget, committed) : t.planTitle(checklist.items.length, budget),
+          reasons: [{ code: 'PLAN_BUDGET', message: approved ? (t.lang === 'en' ? `Approval needed again: ${grew}.` : t.planReasonAgain) : t.planReasonNew }],
           quoteCents: budget,
           action: { type: 'PLAN', version: checklist.version, steps: checklist.items.map((i) => ({ id: i.id, title: i.title, kind: i.kind, count: i.count, estimateCents: i.estimateCents })) },
           requestedBy: { kind: 'AGENT' },

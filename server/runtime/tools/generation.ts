@@ -11,6 +11,8 @@ import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { readChecklist, writeChecklist } from '../../store/checklist/write-checklist.ts';
 import { readJobStatus } from '../../store/generation-jobs.ts';
 import { startStep } from '../../domain/checklist.ts';
+import { textsFor } from '../../domain/replies/texts.ts';
+import { readTaskBrief } from '../../store/journal/tasks.ts';
 import { defineTool, type ToolDef } from './types.ts';
 
 const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'REJECTED'];
@@ -40,6 +42,8 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
       // The step's round at ordering time: a result for a step re-opened since is not linked to it.
       const step = input.checklistItemId ? (await readChecklist(ctx.uow.prisma, ctx.taskId))?.items.find((i) => i.id === input.checklistItemId) : undefined;
       if (input.checklistItemId && !step) throw new Error(`No checklist step "${input.checklistItemId}"`);
+      // The card speaks the task's language.
+      const { language } = await readTaskBrief(ctx.uow.prisma, ctx.taskId);
       // Set by the gate inside the order's transaction: the settings row it locked and the quote.
       let locked: SettingsRow | undefined;
       let quote = 0;
@@ -69,7 +73,7 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
                 taskId: ctx.taskId,
                 requestKey: ctx.idempotencyKey,
                 quoteCents,
-                title: `Generate ${what} for $${(quoteCents / 100).toFixed(2)}: “${input.prompt.slice(0, 120)}”`,
+                title: textsFor(language).generateTitle(kind, quoteCents, input.prompt.slice(0, 120)),
                 action: { type: 'GENERATE', kind, prompt: input.prompt.slice(0, 1000), toolCallId: ctx.idempotencyKey },
               },
               locked,

@@ -7,6 +7,7 @@ import { parseChecklist, type Item } from './checklist.ts';
 import { classify } from './classify.ts';
 import { CHANGE, isUserText, safeJson, TAG } from './conversation.ts';
 import { documentText, writtenDocument, type DocResult } from './documents.ts';
+import { documentKind, isCandidateStep, localizedPlan, offlineTexts } from './texts.ts';
 
 export type FlowCall = { name: string; args: Record<string, unknown> };
 export type FlowReply = { content: string; calls: FlowCall[] };
@@ -22,6 +23,8 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
   if (!toolNames.includes('plan_checklist')) return null;
   const texts = messages.map((m) => ({ type: m.type, text: messageText(m) }));
   const brief = texts.find((m) => m.type === 'human' && m.text.startsWith('Task:'))?.text ?? '';
+  // What a person reads (step titles, questions, labels, the delivery) is in the task's language.
+  const say = offlineTexts(brief);
   const stateText = [...texts].reverse().find((m) => m.type === 'human' && m.text.startsWith('[task state]'))?.text ?? '';
   const items = parseChecklist(stateText);
   const lastAi = texts.map((m) => m.type).lastIndexOf('ai');
@@ -42,21 +45,21 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     if (!plan) return null;
     return {
       content: `${TAG} Planning: ${plan.kind.replace(/-/g, ' ')}, from fixed rules.`,
-      calls: [{ name: 'plan_checklist', args: { items: plan.items, reason: `offline plan (${plan.kind})` } }],
+      calls: [{ name: 'plan_checklist', args: { items: localizedPlan(plan.items, say), reason: `offline plan (${plan.kind})` } }],
     };
   }
 
   // 2. A declined plan: ask what to change instead of guessing.
   const declined = toolResults.find((r) => r?.status === 'DONE' && (r.result as { status?: string })?.status === 'REJECTED');
   if (declined) {
-    return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'ADJUST', question: `${TAG} The plan was declined. What should I change?` } }] };
+    return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'ADJUST', question: `${say.offline.tag} ${say.offline.declined}` } }] };
   }
 
   // 3. A change of direction just arrived: re-open the generated steps it touches.
   if (freshUser.some((t) => /^\[revise from the user\]/.test(t) || CHANGE.test(t))) {
     // Generated steps, and a document this task wrote (the storyboard follows the new direction too).
     const touched = items.filter(
-      (i) => (GENERATION.has(i.kind) && (i.status === 'DONE' || i.status === 'IN_PROGRESS' || i.ordered > 0) && !/candidate/i.test(i.title)) || (i.kind === 'DOCUMENT' && i.status === 'DONE'),
+      (i) => (GENERATION.has(i.kind) && (i.status === 'DONE' || i.status === 'IN_PROGRESS' || i.ordered > 0) && !isCandidateStep(i)) || (i.kind === 'DOCUMENT' && i.status === 'DONE'),
     );
     if (touched.length) {
       const ids = new Set(touched.map((i) => i.id));
@@ -79,8 +82,8 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
   if (open.length === 0) {
     const done = items.filter((i) => i.status === 'DONE');
     return {
-      content: `${TAG} All steps are done.`,
-      calls: [{ name: 'complete_task', args: { summary: `${TAG} Delivered: ${done.map((i) => `${i.title}${i.results.length ? ` (${i.results.join(', ')})` : ''}`).join('; ')}` } }],
+      content: `${say.offline.tag} ${say.offline.allDone}`,
+      calls: [{ name: 'complete_task', args: { summary: `${say.offline.tag} ${say.offline.deliveredList(done.map((i) => `${i.title}${i.results.length ? ` (${i.results.join(', ')})` : ''}`).join('; '))}` } }],
     };
   }
   const first = open[0]!;
@@ -130,21 +133,21 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
             name: 'ask_user',
             args: {
               kind: 'CHOOSE',
-              question: `${TAG} ${first.title}: which one should the rest follow?`,
+              question: `${say.offline.tag} ${say.offline.choose(first.title)}`,
               itemId: first.id,
-              options: candidates.results.map((r, k) => ({ id: `c${k + 1}`, label: `Candidate ${k + 1}`, objectId: r.startsWith('object:') ? r.slice(7) : null })),
+              options: candidates.results.map((r, k) => ({ id: `c${k + 1}`, label: say.offline.candidate(k + 1), objectId: r.startsWith('object:') ? r.slice(7) : null })),
             },
           },
         ],
       };
     }
-    return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'CONFIRM', question: `${TAG} ${first.title} — shall I go on?`, itemId: first.id } }] };
+    return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'CONFIRM', question: `${say.offline.tag} ${say.offline.confirm(first.title)}`, itemId: first.id } }] };
   }
   if (first.kind === 'DOCUMENT') {
     const done: FlowCall = { name: 'update_checklist', args: { itemId: first.id, status: 'DONE', evidence: `${TAG} written from a template` } };
     const docId = writtenDocument(texts);
     if (!docId || !toolNames.includes('read_object') || !toolNames.includes('edit_document')) {
-      const text = documentText(first.title, subject, direction);
+      const text = documentText(first.title, subject, direction, documentKind(first));
       const write: FlowCall = toolNames.includes('create_document')
         ? { name: 'create_document', args: { name: `${first.title} — ${subject}`.slice(0, 200), markdown: text } }
         : { name: 'add_note', args: { text: text.slice(0, 2000) } };

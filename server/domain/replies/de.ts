@@ -1,0 +1,183 @@
+// German message templates (informal "du", as the studio speaks to its people).
+import { clip, formatDate, formatMoney, quote } from './languages.ts';
+import type { Fact, FactKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
+
+const q = (s: string) => quote('de', s);
+const money = (c: number) => formatMoney('de', c);
+const list = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} und ${xs.at(-1)}`);
+
+function fact(f: Fact): string {
+  const v = f.value;
+  const by: Record<FactKind, string> = {
+    brandColor: `unsere Markenfarbe ${v} ist`,
+    brandFont: `unsere Markenschrift ${v} ist`,
+    brandTone: `unser Markenton ${v} ist`,
+    residence: `du in ${v} wohnst`,
+    name: `du ${v} heißt`,
+    work: `du ${v} arbeitest`,
+    prefer: `du ${v} bevorzugst`,
+    avoid: `du ${v} lieber vermeidest`,
+    habit: `du immer ${v}`,
+    other: `${f.subject}: ${v}`,
+  };
+  return by[f.kind];
+}
+
+const LABEL: Record<FactKind, string> = {
+  brandColor: 'Markenfarbe',
+  brandFont: 'Markenschrift',
+  brandTone: 'Markenton',
+  residence: 'Wohnort',
+  name: 'Dein Name',
+  work: 'Deine Arbeit',
+  prefer: 'Du bevorzugst',
+  avoid: 'Du vermeidest',
+  habit: 'Du immer',
+  other: 'Gemerkt',
+};
+
+const VERB: Record<SteerSignal, string> = { CANCEL: 'stoppen', PAUSE: 'pausieren', RESUME: 'fortsetzen' };
+
+function state(s: TaskStateView): string {
+  switch (s.kind) {
+    case 'paused':
+      return `ist pausiert${s.reason ? ` (${s.reason})` : ''}`;
+    case 'decision':
+      return `wartet auf deine Entscheidung: ${s.title}`;
+    case 'generating':
+      return `wird gerade generiert (${s.running} ${s.running === 1 ? 'läuft' : 'laufen'})`;
+    case 'waiting':
+      return 'wartet';
+    case 'working':
+      return 'ist in Arbeit';
+    case 'queued':
+      return 'geht gleich weiter';
+    case 'completed':
+      return 'ist fertig';
+    case 'failed':
+      return `ist fehlgeschlagen${s.reason ? ` (${s.reason})` : ''}`;
+    case 'cancelled':
+      return 'wurde abgebrochen';
+    case 'budget':
+      return 'hat ihr Budget erreicht und wurde gestoppt';
+  }
+}
+
+function paidWork(p: PaidWork): string {
+  const parts: string[] = [];
+  if (p.runningJobs) parts.push(p.runningJobs === 1 ? 'eine Generierung läuft' : `${p.runningJobs} Generierungen laufen`);
+  if (p.heldCents) parts.push(`${money(p.heldCents)} sind reserviert`);
+  if (p.approvedCents) parts.push(`ein Planbudget von ${money(p.approvedCents)} ist freigegeben`);
+  return list(parts);
+}
+
+const KIND: Record<GenerationKindName, string> = { IMAGE: 'Bild', VIDEO: 'Kurzes Video', AUDIO: 'Audioclip', MODEL_3D: '3D-Modell' };
+
+function step(s: OfflineStep): string {
+  switch (s.step) {
+    case 'lookCandidates':
+      return 'Entwürfe für den Look';
+    case 'pickDirection':
+      return 'Richtung wählen';
+    case 'poster':
+      return `Plakat ${s.n}`;
+    case 'image':
+      return s.n === null ? 'Bild' : `Bild ${s.n}`;
+    case 'storyboard':
+      return 'Storyboard';
+    case 'confirmStoryboard':
+      return 'Storyboard bestätigen';
+    case 'shot':
+      return `Einstellung ${s.n}`;
+    case 'referenceImage':
+      return 'Referenzbild';
+    case 'videoFromImage':
+      return 'Video aus dem Bild';
+    case 'audioClip':
+      return 'Audioclip';
+    case 'model3d':
+      return '3D-Modell';
+    case 'brief':
+      return 'Briefing';
+    case 'text':
+      return 'Text';
+  }
+}
+
+export const de: Texts = {
+  lang: 'de',
+  money,
+  date: (d) => formatDate('de', d),
+  q,
+
+  greeting: 'Hallo! Was machen wir heute?',
+  thanks: 'Gern geschehen.',
+  help: (offline) =>
+    'Sag mir, was entstehen soll — eine Plakatserie, ein Bild, ein kurzes Video, ein 3D-Modell, ein Sound, ein Storyboard oder ein Briefing — dann starte ich eine Aufgabe und halte dich hier auf dem Laufenden. ' +
+    'Du kannst auch fragen, woran ich arbeite oder wie weit eine Aufgabe ist („wie weit ist das Video?“), mich eine stoppen, pausieren oder fortsetzen lassen („pausiere die Plakate“) ' +
+    'und mir Dinge zum Merken sagen („unsere Markenfarbe ist Petrol“).' +
+    (offline ? ' Es ist kein Sprachmodell eingerichtet; ich arbeite nach festen Regeln und sage das auch.' : ''),
+  cannotAnswer: (offline) =>
+    offline
+      ? 'Darauf kann ich nicht antworten: Es ist kein Sprachmodell eingerichtet, daher antworte ich nur aus Gespeichertem — was gerade läuft, wie weit eine Aufgabe ist und was ich mir merken sollte.'
+      : 'Darauf habe ich keine Antwort.',
+  nothingInProgress: 'Gerade läuft nichts. Sag mir, was du machen möchtest, dann starte ich eine Aufgabe.',
+  workingOn: (lines) => ['Daran arbeite ich gerade:', ...lines.map((l) => `• ${l}`)].join('\n'),
+
+  status: (title, s) => `${q(title)} ${state(s)}.`,
+  progress: (done, total, next) => `${done} von ${total} Schritten erledigt${next ? `; als Nächstes: ${next}` : ''}.`,
+  cost: (cents) => `Bisherige Kosten: ${money(cents)}.`,
+
+  delivered: (title, said) =>
+    `Verstanden — ich kümmere mich in ${q(title)} darum: ${q(clip(said))}.`,
+  started: (title) => `Mache ich — ich habe ${q(title)} begonnen.`,
+  followUp: (ended, title) => `${q(ended)} war schon abgeschlossen, deshalb habe ich eine Folgeaufgabe begonnen: ${q(title)}.`,
+
+  remembered: (facts) => `Notiert — ich merke mir, dass ${list(facts.map(fact))}.`,
+  nothingToRemember: 'Notiert. Ich habe darin nichts Dauerhaftes zum Merken gefunden; sag es etwa so: „unsere Markenfarbe ist …“.',
+  recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}: ${f.value} (das hast du mir am ${formatDate('de', f.since)} gesagt).`).join('\n'),
+  recallUnknown: 'Das habe ich mir nicht gemerkt — es hat mir noch niemand gesagt. Sag es mir („unsere Markenfarbe ist …“), dann merke ich es mir.',
+
+  steered: (signal, title, result) => {
+    if (result === 'ended') return `${q(title)} ist bereits beendet; da gibt es nichts zu ${VERB[signal]}.`;
+    if (result === 'already') return signal === 'RESUME' ? `${q(title)} läuft bereits.` : signal === 'PAUSE' ? `${q(title)} ist bereits pausiert.` : `${q(title)} war bereits gestoppt.`;
+    return signal === 'RESUME' ? `${q(title)} geht weiter.` : signal === 'PAUSE' ? `${q(title)} ist pausiert. Sag mir, wann es weitergehen soll.` : `${q(title)} ist gestoppt.`;
+  },
+  confirmCancel: (title, paid) => `Wenn ich ${q(title)} stoppe, geht bezahlte Arbeit verloren: ${paidWork(paid)}. Trotzdem stoppen?`,
+  confirmYes: (signal) => `Ja, ${VERB[signal]}`,
+  confirmNo: 'Nein, weitermachen',
+  kept: (title) => `Gut — ${q(title)} läuft weiter.`,
+  whichTask: (signal) => `Welche Aufgabe soll ich ${VERB[signal]}?`,
+  steerOption: (signal, title) => `${q(title)} ${VERB[signal]}`,
+  nevermind: 'Doch nicht',
+
+  clarifyWhich: 'Für welche Aufgabe ist das?',
+  clarifyMore: 'Kannst du etwas genauer sagen, was du möchtest?',
+  continueOption: (title) => `${q(title)} fortsetzen`,
+  newTaskOption: 'Neue Aufgabe starten',
+
+  deliveredFallback: 'Geliefert.',
+  deliveredHeader: (done, total) => `Geliefert (${done} von ${total} Schritten):`,
+  skipped: (l) => `Übersprungen: ${l}`,
+  noReason: 'ohne Begründung',
+  planTitle: (steps, cents) => `Plan: ${steps} Schritte, geschätzt ${money(cents)}`,
+  changedPlanTitle: (steps, budget, spent) => `Geänderter Plan: ${steps} Schritte, Budget ${money(budget)} (${money(spent)} bereits ausgegeben)`,
+  planReasonNew: 'Ein neuer Plan wird freigegeben, bevor die Arbeit beginnt.',
+  planReasonAgain: 'Der Plan ist seit der Freigabe bei bezahlten Ergebnissen oder Kosten gewachsen.',
+  generateTitle: (kind, cents, prompt) => `${KIND[kind]} für ${money(cents)} erzeugen: ${q(prompt)}`,
+  checkpointReason: 'Der Agent braucht deine Entscheidung, um weiterzumachen.',
+
+  offline: {
+    tag: '[Offline-Modell]',
+    cannotReason: (recorded) => `Ohne eingerichtetes Modell kann ich nicht nachdenken (setze OPENAI_API_KEY oder OPENAI_BASE_URL). Notiert: ${recorded}`,
+    noRequest: '(keine Anfrage angegeben)',
+    planning: 'Plane nach festen Regeln.',
+    declined: 'Der Plan wurde abgelehnt. Was soll ich ändern?',
+    choose: (s) => `${s}: Woran sollen sich die übrigen orientieren?`,
+    confirm: (s) => `${s} — soll ich weitermachen?`,
+    candidate: (n) => `Entwurf ${n}`,
+    allDone: 'Alle Schritte sind erledigt.',
+    deliveredList: (l) => `Geliefert: ${l}`,
+    step,
+  },
+};

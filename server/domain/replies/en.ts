@@ -1,0 +1,199 @@
+// English message templates.
+import { clip, formatDate, formatMoney, quote } from './languages.ts';
+import type { Fact, FactKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
+
+const q = (s: string) => quote('en', s);
+const money = (c: number) => formatMoney('en', c);
+const list = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+const IMPERATIVE =
+  /^(make|change|add|use|remove|drop|put|turn|try|give|set|move|swap|replace|keep|crop|fix|tweak|adjust|brighten|darken|warm|cool|shorten|lengthen|rewrite|write|render|redo|update|include|mention|show|increase|reduce|lower|raise|mute|boost|soften|sharpen|center|align|resize|rename|translate|finish|extend|cut|trim)\b/i;
+
+/** "can you make poster 2 warmer?" → "make poster 2 warmer" (null when it is not an instruction). */
+export function asInstruction(said: string): string | null {
+  let s = said.replace(/\s+/g, ' ').trim().replace(/[.!?\s]+$/u, '');
+  s = s.replace(/^(ok(ay)?|so|and|also|hey|hi|now)[,\s]+/i, '').replace(/^(please|pls|plz|kindly)\s+/i, '');
+  s = s.replace(/^(can|could|would|will) you( please)?\s+/i, '').replace(/[,\s]+please$/i, '');
+  if (!IMPERATIVE.test(s) || /[.!?;]/.test(s) || s.length > 90) return null;
+  s = s.replace(/\bmy\b/gi, 'your').replace(/\bme\b/gi, 'you').replace(/\bmine\b/gi, 'yours');
+  return s.charAt(0).toLowerCase() + s.slice(1);
+}
+
+function fact(f: Fact): string {
+  const v = f.value;
+  const by: Record<FactKind, string> = {
+    brandColor: `our brand color is ${v}`,
+    brandFont: `our brand font is ${v}`,
+    brandTone: `our brand tone is ${v}`,
+    residence: `you live in ${v}`,
+    name: `your name is ${v}`,
+    work: `you work ${v}`,
+    prefer: `you prefer ${v}`,
+    avoid: `you'd rather avoid ${v}`,
+    habit: `you always ${v}`,
+    other: `${f.subject}: ${v}`,
+  };
+  return by[f.kind];
+}
+
+const LABEL: Record<FactKind, string> = {
+  brandColor: 'Brand color',
+  brandFont: 'Brand font',
+  brandTone: 'Brand tone',
+  residence: 'Where you live',
+  name: 'Your name',
+  work: 'Your work',
+  prefer: 'You prefer',
+  avoid: 'You avoid',
+  habit: 'You always',
+  other: 'Remembered',
+};
+
+const VERB: Record<SteerSignal, string> = { CANCEL: 'stop', PAUSE: 'pause', RESUME: 'resume' };
+
+function state(s: TaskStateView): string {
+  switch (s.kind) {
+    case 'paused':
+      return `is paused${s.reason ? ` (${s.reason})` : ''}`;
+    case 'decision':
+      return `is waiting for your decision: ${s.title}`;
+    case 'generating':
+      return `is generating (${s.running} running)`;
+    case 'waiting':
+      return 'is waiting';
+    case 'working':
+      return 'is being worked on';
+    case 'queued':
+      return 'is about to continue';
+    case 'completed':
+      return 'is finished';
+    case 'failed':
+      return `failed${s.reason ? ` (${s.reason})` : ''}`;
+    case 'cancelled':
+      return 'was cancelled';
+    case 'budget':
+      return 'stopped at its budget cap';
+  }
+}
+
+function paidWork(p: PaidWork): string {
+  const parts: string[] = [];
+  if (p.runningJobs) parts.push(`${p.runningJobs} generation${p.runningJobs === 1 ? ' is' : 's are'} running`);
+  if (p.heldCents) parts.push(`${money(p.heldCents)} is held`);
+  if (p.approvedCents) parts.push(`a plan budget of ${money(p.approvedCents)} is approved`);
+  return list(parts);
+}
+
+const KIND: Record<GenerationKindName, string> = { IMAGE: 'an image', VIDEO: 'a short video', AUDIO: 'an audio clip', MODEL_3D: 'a 3D model' };
+
+function step(s: OfflineStep): string {
+  switch (s.step) {
+    case 'lookCandidates':
+      return 'Look candidates';
+    case 'pickDirection':
+      return 'Pick a direction';
+    case 'poster':
+      return `Poster ${s.n}`;
+    case 'image':
+      return s.n === null ? 'Image' : `Image ${s.n}`;
+    case 'storyboard':
+      return 'Storyboard';
+    case 'confirmStoryboard':
+      return 'Confirm the storyboard';
+    case 'shot':
+      return `Shot ${s.n}`;
+    case 'referenceImage':
+      return 'Reference image';
+    case 'videoFromImage':
+      return 'Video from the image';
+    case 'audioClip':
+      return 'Audio clip';
+    case 'model3d':
+      return '3D model';
+    case 'brief':
+      return 'Brief';
+    case 'text':
+      return 'Text';
+  }
+}
+
+export const en: Texts = {
+  lang: 'en',
+  money,
+  date: (d) => formatDate('en', d),
+  q,
+
+  greeting: 'Hello! What shall we make?',
+  thanks: "You're welcome.",
+  help: (offline) =>
+    'Tell me what to make — a poster series, an image, a short video, a 3D model, a sound, a storyboard or a brief — and I start a task and keep you posted here. ' +
+    'You can also ask what I am working on or how a task is going (“where’s the video at?”), tell me to stop, pause or resume one (“pause the posters”), ' +
+    'and tell me things to remember (“our brand color is teal”).' +
+    (offline ? ' No language model is configured, so I work by fixed rules and say so.' : ''),
+  cannotAnswer: (offline) =>
+    offline
+      ? "I can't answer that: no language model is configured, so I only answer from what is stored — what is in progress, how a task is going, and what you told me to remember."
+      : "I don't have an answer to that.",
+  nothingInProgress: "Nothing is in progress right now. Tell me what you'd like to make and I'll start a task.",
+  workingOn: (lines) => ["Here's what I'm working on:", ...lines.map((l) => `• ${l}`)].join('\n'),
+
+  status: (title, s) => `${q(title)} ${state(s)}.`,
+  progress: (done, total, next) => `${done} of ${total} steps done${next ? `; next: ${next}` : ''}.`,
+  cost: (cents) => `Cost so far: ${money(cents)}.`,
+
+  delivered: (title, said) => {
+    const i = asInstruction(said);
+    return i ? `Got it — I'll ${i} in ${q(title)}.` : `Got it — ${q(title)} takes this on: ${q(clip(said))}.`;
+  },
+  started: (title) => `On it — I've started ${q(title)}.`,
+  followUp: (ended, title) => `${q(ended)} had already ended, so I started a follow-up: ${q(title)}.`,
+
+  remembered: (facts) => `Noted — I'll remember that ${list(facts.map(fact))}.`,
+  nothingToRemember: 'Noted. I found no lasting fact in that to remember; say it like “our brand color is …” or “I prefer …”.',
+  recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}: ${f.value} (you told me on ${formatDate('en', f.since)}).`).join('\n'),
+  recallUnknown: "I don't have that remembered — nobody has told me yet. Tell me (“our brand color is …”) and I'll remember it.",
+
+  steered: (signal, title, result) => {
+    if (result === 'ended') return `${q(title)} has already ended; there is nothing to ${VERB[signal]}.`;
+    if (result === 'already') return signal === 'RESUME' ? `${q(title)} is already running.` : signal === 'PAUSE' ? `${q(title)} is already paused.` : `${q(title)} was already stopped.`;
+    return signal === 'RESUME' ? `Resumed ${q(title)}.` : signal === 'PAUSE' ? `Paused ${q(title)}. Tell me when to resume it.` : `Stopped ${q(title)}.`;
+  },
+  confirmCancel: (title, paid) => `Stopping ${q(title)} would abandon paid work: ${paidWork(paid)}. Stop it anyway?`,
+  confirmYes: (signal) => `Yes, ${VERB[signal]} it`,
+  confirmNo: 'No, keep it going',
+  kept: (title) => `OK — ${q(title)} keeps going.`,
+  whichTask: (signal) => `Which task should I ${VERB[signal]}?`,
+  steerOption: (signal, title) => `${cap(VERB[signal])} ${q(title)}`,
+  nevermind: 'Never mind',
+
+  clarifyWhich: 'Which task is this for?',
+  clarifyMore: 'Could you say a bit more about what you would like?',
+  continueOption: (title) => `Continue "${title}"`,
+  newTaskOption: 'Start a new task',
+
+  deliveredFallback: 'Delivered.',
+  deliveredHeader: (done, total) => `Delivered (${done} of ${total} steps):`,
+  skipped: (l) => `Skipped: ${l}`,
+  noReason: 'no reason',
+  planTitle: (steps, cents) => `Plan: ${steps} steps, estimated ${money(cents)}`,
+  changedPlanTitle: (steps, budget, spent) => `Changed plan: ${steps} steps, budget ${money(budget)} (${money(spent)} already spent)`,
+  planReasonNew: 'A new plan is approved before work starts.',
+  planReasonAgain: 'The plan grew in paid results or cost since it was approved.',
+  generateTitle: (kind, cents, prompt) => `Generate ${KIND[kind]} for ${money(cents)}: ${q(prompt)}`,
+  checkpointReason: 'The agent needs your decision to go on.',
+
+  offline: {
+    tag: '[offline model]',
+    cannotReason: (recorded) => `I can't reason without a configured model (set OPENAI_API_KEY or OPENAI_BASE_URL). Recorded: ${recorded}`,
+    noRequest: '(no request given)',
+    planning: 'Planning from fixed rules.',
+    declined: 'The plan was declined. What should I change?',
+    choose: (s) => `${s}: which one should the rest follow?`,
+    confirm: (s) => `${s} — shall I go on?`,
+    candidate: (n) => `Candidate ${n}`,
+    allDone: 'All steps are done.',
+    deliveredList: (l) => `Delivered: ${l}`,
+    step,
+  },
+};

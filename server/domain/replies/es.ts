@@ -1,0 +1,183 @@
+// Spanish message templates ("tú").
+import { clip, formatDate, formatMoney, quote } from './languages.ts';
+import type { Fact, FactKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
+
+const q = (s: string) => quote('es', s);
+const money = (c: number) => formatMoney('es', c);
+const list = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} y ${xs.at(-1)}`);
+
+function fact(f: Fact): string {
+  const v = f.value;
+  const by: Record<FactKind, string> = {
+    brandColor: `nuestro color de marca es ${v}`,
+    brandFont: `nuestra tipografía de marca es ${v}`,
+    brandTone: `el tono de nuestra marca es ${v}`,
+    residence: `vives en ${v}`,
+    name: `te llamas ${v}`,
+    work: `trabajas ${v}`,
+    prefer: `prefieres ${v}`,
+    avoid: `prefieres evitar ${v}`,
+    habit: `siempre: ${v}`,
+    other: `${f.subject}: ${v}`,
+  };
+  return by[f.kind];
+}
+
+const LABEL: Record<FactKind, string> = {
+  brandColor: 'Color de marca',
+  brandFont: 'Tipografía de marca',
+  brandTone: 'Tono de marca',
+  residence: 'Dónde vives',
+  name: 'Tu nombre',
+  work: 'Tu trabajo',
+  prefer: 'Prefieres',
+  avoid: 'Evitas',
+  habit: 'Siempre',
+  other: 'Recordado',
+};
+
+const VERB: Record<SteerSignal, string> = { CANCEL: 'detener', PAUSE: 'pausar', RESUME: 'reanudar' };
+
+function state(s: TaskStateView): string {
+  switch (s.kind) {
+    case 'paused':
+      return `está en pausa${s.reason ? ` (${s.reason})` : ''}`;
+    case 'decision':
+      return `está esperando tu decisión: ${s.title}`;
+    case 'generating':
+      return `está generando (${s.running} en curso)`;
+    case 'waiting':
+      return 'está en espera';
+    case 'working':
+      return 'está en marcha';
+    case 'queued':
+      return 'continuará enseguida';
+    case 'completed':
+      return 'está terminada';
+    case 'failed':
+      return `ha fallado${s.reason ? ` (${s.reason})` : ''}`;
+    case 'cancelled':
+      return 'se ha cancelado';
+    case 'budget':
+      return 'se detuvo al alcanzar su tope de presupuesto';
+  }
+}
+
+function paidWork(p: PaidWork): string {
+  const parts: string[] = [];
+  if (p.runningJobs) parts.push(p.runningJobs === 1 ? 'hay una generación en curso' : `hay ${p.runningJobs} generaciones en curso`);
+  if (p.heldCents) parts.push(`hay ${money(p.heldCents)} retenidos`);
+  if (p.approvedCents) parts.push(`hay un presupuesto aprobado de ${money(p.approvedCents)}`);
+  return list(parts);
+}
+
+const KIND: Record<GenerationKindName, string> = { IMAGE: 'una imagen', VIDEO: 'un vídeo corto', AUDIO: 'un clip de audio', MODEL_3D: 'un modelo 3D' };
+
+function step(s: OfflineStep): string {
+  switch (s.step) {
+    case 'lookCandidates':
+      return 'Propuestas de estilo';
+    case 'pickDirection':
+      return 'Elegir una dirección';
+    case 'poster':
+      return `Cartel ${s.n}`;
+    case 'image':
+      return s.n === null ? 'Imagen' : `Imagen ${s.n}`;
+    case 'storyboard':
+      return 'Guion gráfico';
+    case 'confirmStoryboard':
+      return 'Confirmar el guion gráfico';
+    case 'shot':
+      return `Toma ${s.n}`;
+    case 'referenceImage':
+      return 'Imagen de referencia';
+    case 'videoFromImage':
+      return 'Vídeo a partir de la imagen';
+    case 'audioClip':
+      return 'Clip de audio';
+    case 'model3d':
+      return 'Modelo 3D';
+    case 'brief':
+      return 'Brief';
+    case 'text':
+      return 'Texto';
+  }
+}
+
+export const es: Texts = {
+  lang: 'es',
+  money,
+  date: (d) => formatDate('es', d),
+  q,
+
+  greeting: '¡Hola! ¿Qué creamos?',
+  thanks: 'De nada.',
+  help: (offline) =>
+    'Dime qué hay que crear — una serie de carteles, una imagen, un vídeo corto, un modelo 3D, un sonido, un guion gráfico o un brief — y empiezo una tarea y te mantengo al tanto aquí. ' +
+    'También puedes preguntar en qué estoy trabajando o cómo va una tarea («¿cómo va el vídeo?»), pedirme que detenga, pause o reanude una («pausa los carteles») ' +
+    'y decirme cosas que recordar («nuestro color de marca es el verde azulado»).' +
+    (offline ? ' No hay ningún modelo de lenguaje configurado: trabajo con reglas fijas y lo digo.' : ''),
+  cannotAnswer: (offline) =>
+    offline
+      ? 'No puedo responder a eso: no hay ningún modelo de lenguaje configurado, así que solo respondo con lo que está guardado — lo que está en curso, cómo va una tarea y lo que me pediste recordar.'
+      : 'No tengo respuesta para eso.',
+  nothingInProgress: 'Ahora mismo no hay nada en curso. Dime qué te gustaría crear y empiezo una tarea.',
+  workingOn: (lines) => ['Esto es en lo que estoy trabajando:', ...lines.map((l) => `• ${l}`)].join('\n'),
+
+  status: (title, s) => `${q(title)} ${state(s)}.`,
+  progress: (done, total, next) => `${done} de ${total} pasos hechos${next ? `; siguiente: ${next}` : ''}.`,
+  cost: (cents) => `Coste hasta ahora: ${money(cents)}.`,
+
+  delivered: (title, said) =>
+    `Entendido — me encargo en ${q(title)}: ${q(clip(said))}.`,
+  started: (title) => `En marcha — he empezado ${q(title)}.`,
+  followUp: (ended, title) => `${q(ended)} ya había terminado, así que he empezado una continuación: ${q(title)}.`,
+
+  remembered: (facts) => `Anotado — recordaré que ${list(facts.map(fact))}.`,
+  nothingToRemember: 'Tomo nota, pero no he encontrado ningún dato que deba guardar; dímelo por ejemplo así: «nuestro color de marca es …».',
+  recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}: ${f.value} (me lo dijiste el ${formatDate('es', f.since)}).`).join('\n'),
+  recallUnknown: 'No tengo eso guardado — nadie me lo ha dicho todavía. Dímelo («nuestro color de marca es …») y lo recordaré.',
+
+  steered: (signal, title, result) => {
+    if (result === 'ended') return `${q(title)} ya ha terminado; no hay nada que ${VERB[signal]}.`;
+    if (result === 'already') return signal === 'RESUME' ? `${q(title)} ya está en marcha.` : signal === 'PAUSE' ? `${q(title)} ya está en pausa.` : `${q(title)} ya estaba detenida.`;
+    return signal === 'RESUME' ? `${q(title)} continúa.` : signal === 'PAUSE' ? `${q(title)} está en pausa. Dime cuándo reanudarla.` : `${q(title)} está detenida.`;
+  },
+  confirmCancel: (title, paid) => `Detener ${q(title)} abandonaría trabajo pagado: ${paidWork(paid)}. ¿La detengo de todos modos?`,
+  confirmYes: (signal) => `Sí, ${VERB[signal]}`,
+  confirmNo: 'No, que siga',
+  kept: (title) => `De acuerdo — ${q(title)} sigue adelante.`,
+  whichTask: (signal) => `¿Qué tarea debo ${VERB[signal]}?`,
+  steerOption: (signal, title) => `${VERB[signal].charAt(0).toUpperCase()}${VERB[signal].slice(1)} ${q(title)}`,
+  nevermind: 'Olvídalo',
+
+  clarifyWhich: '¿Para qué tarea es esto?',
+  clarifyMore: '¿Puedes contarme un poco más de lo que quieres?',
+  continueOption: (title) => `Continuar ${q(title)}`,
+  newTaskOption: 'Empezar una tarea nueva',
+
+  deliveredFallback: 'Entregado.',
+  deliveredHeader: (done, total) => `Entregado (${done} de ${total} pasos):`,
+  skipped: (l) => `Omitido: ${l}`,
+  noReason: 'sin motivo',
+  planTitle: (steps, cents) => `Plan: ${steps} pasos, estimado en ${money(cents)}`,
+  changedPlanTitle: (steps, budget, spent) => `Plan modificado: ${steps} pasos, presupuesto ${money(budget)} (${money(spent)} ya gastados)`,
+  planReasonNew: 'Un plan nuevo se aprueba antes de empezar el trabajo.',
+  planReasonAgain: 'El plan ha crecido en resultados de pago o en coste desde que se aprobó.',
+  generateTitle: (kind, cents, prompt) => `Generar ${KIND[kind]} por ${money(cents)}: ${q(prompt)}`,
+  checkpointReason: 'El agente necesita tu decisión para continuar.',
+
+  offline: {
+    tag: '[modelo sin conexión]',
+    cannotReason: (recorded) => `Sin un modelo configurado no puedo razonar (define OPENAI_API_KEY u OPENAI_BASE_URL). Lo he anotado: ${recorded}`,
+    noRequest: '(sin petición)',
+    planning: 'Planificando con reglas fijas.',
+    declined: 'El plan fue rechazado. ¿Qué debo cambiar?',
+    choose: (s) => `${s}: ¿cuál debe seguir el resto?`,
+    confirm: (s) => `${s} — ¿sigo?`,
+    candidate: (n) => `Propuesta ${n}`,
+    allDone: 'Todos los pasos están hechos.',
+    deliveredList: (l) => `Entregado: ${l}`,
+    step,
+  },
+};

@@ -1,0 +1,183 @@
+// French message templates ("vous").
+import { clip, formatDate, formatMoney, quote } from './languages.ts';
+import type { Fact, FactKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
+
+const q = (s: string) => quote('fr', s);
+const money = (c: number) => formatMoney('fr', c);
+const list = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} et ${xs.at(-1)}`);
+
+function fact(f: Fact): string {
+  const v = f.value;
+  const by: Record<FactKind, string> = {
+    brandColor: `notre couleur de marque est ${v}`,
+    brandFont: `notre police de marque est ${v}`,
+    brandTone: `le ton de notre marque est ${v}`,
+    residence: `vous habitez à ${v}`,
+    name: `vous vous appelez ${v}`,
+    work: `vous travaillez ${v}`,
+    prefer: `vous préférez ${v}`,
+    avoid: `vous évitez ${v}`,
+    habit: `vous faites toujours ceci : ${v}`,
+    other: `${f.subject} : ${v}`,
+  };
+  return by[f.kind];
+}
+
+const LABEL: Record<FactKind, string> = {
+  brandColor: 'Couleur de marque',
+  brandFont: 'Police de marque',
+  brandTone: 'Ton de la marque',
+  residence: 'Votre ville',
+  name: 'Votre nom',
+  work: 'Votre travail',
+  prefer: 'Vous préférez',
+  avoid: 'Vous évitez',
+  habit: 'Toujours',
+  other: 'Retenu',
+};
+
+const VERB: Record<SteerSignal, string> = { CANCEL: 'arrêter', PAUSE: 'mettre en pause', RESUME: 'reprendre' };
+
+function state(s: TaskStateView): string {
+  switch (s.kind) {
+    case 'paused':
+      return `est en pause${s.reason ? ` (${s.reason})` : ''}`;
+    case 'decision':
+      return `attend votre décision pour continuer : ${s.title}`;
+    case 'generating':
+      return `est en cours de génération (${s.running} en cours)`;
+    case 'waiting':
+      return 'est en attente';
+    case 'working':
+      return 'est en cours';
+    case 'queued':
+      return 'va reprendre dans un instant';
+    case 'completed':
+      return 'est terminée';
+    case 'failed':
+      return `a échoué${s.reason ? ` (${s.reason})` : ''}`;
+    case 'cancelled':
+      return 'a été annulée';
+    case 'budget':
+      return "s'est arrêtée à son plafond de budget";
+  }
+}
+
+function paidWork(p: PaidWork): string {
+  const parts: string[] = [];
+  if (p.runningJobs) parts.push(p.runningJobs === 1 ? 'une génération est en cours' : `${p.runningJobs} générations sont en cours`);
+  if (p.heldCents) parts.push(`${money(p.heldCents)} sont réservés`);
+  if (p.approvedCents) parts.push(`un budget de ${money(p.approvedCents)} a été approuvé`);
+  return list(parts);
+}
+
+const KIND: Record<GenerationKindName, string> = { IMAGE: 'une image', VIDEO: 'une courte vidéo', AUDIO: 'un extrait audio', MODEL_3D: 'un modèle 3D' };
+
+function step(s: OfflineStep): string {
+  switch (s.step) {
+    case 'lookCandidates':
+      return 'Pistes visuelles';
+    case 'pickDirection':
+      return 'Choisir une direction';
+    case 'poster':
+      return `Affiche ${s.n}`;
+    case 'image':
+      return s.n === null ? 'Image' : `Image ${s.n}`;
+    case 'storyboard':
+      return 'Storyboard';
+    case 'confirmStoryboard':
+      return 'Valider le storyboard';
+    case 'shot':
+      return `Plan ${s.n}`;
+    case 'referenceImage':
+      return 'Image de référence';
+    case 'videoFromImage':
+      return "Vidéo à partir de l'image";
+    case 'audioClip':
+      return 'Extrait audio';
+    case 'model3d':
+      return 'Modèle 3D';
+    case 'brief':
+      return 'Brief';
+    case 'text':
+      return 'Texte';
+  }
+}
+
+export const fr: Texts = {
+  lang: 'fr',
+  money,
+  date: (d) => formatDate('fr', d),
+  q,
+
+  greeting: 'Bonjour ! Que créons-nous ?',
+  thanks: 'Avec plaisir.',
+  help: (offline) =>
+    "Dites-moi ce qu'il faut créer — une série d'affiches, une image, une courte vidéo, un modèle 3D, un son, un storyboard ou un brief — et je lance une tâche en vous tenant au courant ici. " +
+    'Vous pouvez aussi demander sur quoi je travaille ou où en est une tâche (« où en est la vidéo ? »), me demander d’en arrêter, mettre en pause ou reprendre une (« mets les affiches en pause »), ' +
+    'et me dire ce que je dois retenir (« notre couleur de marque est le bleu canard »).' +
+    (offline ? " Aucun modèle de langage n'est configuré : je suis des règles fixes et je le dis." : ''),
+  cannotAnswer: (offline) =>
+    offline
+      ? "Je ne peux pas répondre à cela : aucun modèle de langage n'est configuré, je ne réponds donc qu'à partir de ce qui est enregistré — ce qui est en cours, où en est une tâche et ce que vous m'avez demandé de retenir."
+      : "Je n'ai pas de réponse à cela.",
+  nothingInProgress: "Rien n'est en cours pour l'instant. Dites-moi ce que vous aimeriez créer et je lance une tâche.",
+  workingOn: (lines) => ['Voici ce sur quoi je travaille :', ...lines.map((l) => `• ${l}`)].join('\n'),
+
+  status: (title, s) => `${q(title)} ${state(s)}.`,
+  progress: (done, total, next) => `${done} étape${done > 1 ? 's' : ''} sur ${total} terminée${done > 1 ? 's' : ''}${next ? ` ; ensuite : ${next}` : ''}.`,
+  cost: (cents) => `Coût jusqu'ici : ${money(cents)}.`,
+
+  delivered: (title, said) =>
+    `C'est noté — je m'en occupe dans ${q(title)} : ${q(clip(said))}.`,
+  started: (title) => `C'est parti — j'ai commencé ${q(title)}.`,
+  followUp: (ended, title) => `${q(ended)} était déjà terminée, j'ai donc commencé une suite : ${q(title)}.`,
+
+  remembered: (facts) => `C'est noté — je retiens que ${list(facts.map(fact))}.`,
+  nothingToRemember: "C'est noté. Je n'y ai trouvé rien de durable à retenir ; dites-le par exemple ainsi : « notre couleur de marque est … ».",
+  recalled: (facts) => facts.map((f) => `${LABEL[f.kind]} : ${f.value} (vous me l'avez dit le ${formatDate('fr', f.since)}).`).join('\n'),
+  recallUnknown: "Je n'ai rien retenu à ce sujet — personne ne me l'a encore dit. Dites-le-moi (« notre couleur de marque est … ») et je le retiendrai.",
+
+  steered: (signal, title, result) => {
+    if (result === 'ended') return `${q(title)} est déjà terminée ; il n'y a plus rien à ${VERB[signal]}.`;
+    if (result === 'already') return signal === 'RESUME' ? `${q(title)} est déjà en cours.` : signal === 'PAUSE' ? `${q(title)} est déjà en pause.` : `${q(title)} était déjà arrêtée.`;
+    return signal === 'RESUME' ? `${q(title)} reprend.` : signal === 'PAUSE' ? `${q(title)} est en pause. Dites-moi quand reprendre.` : `${q(title)} est arrêtée.`;
+  },
+  confirmCancel: (title, paid) => `Arrêter ${q(title)} abandonnerait du travail payé : ${paidWork(paid)}. L'arrêter quand même ?`,
+  confirmYes: (signal) => `Oui, ${VERB[signal]}`,
+  confirmNo: 'Non, continuer',
+  kept: (title) => `D'accord — ${q(title)} continue.`,
+  whichTask: (signal) => `Quelle tâche dois-je ${VERB[signal]} ?`,
+  steerOption: (signal, title) => `${VERB[signal].charAt(0).toUpperCase()}${VERB[signal].slice(1)} ${q(title)}`,
+  nevermind: 'Laisser tomber',
+
+  clarifyWhich: "C'est pour quelle tâche ?",
+  clarifyMore: 'Pouvez-vous préciser ce que vous souhaitez ?',
+  continueOption: (title) => `Continuer ${q(title)}`,
+  newTaskOption: 'Commencer une nouvelle tâche',
+
+  deliveredFallback: 'Livré.',
+  deliveredHeader: (done, total) => `Livré (${done} étape${done > 1 ? 's' : ''} sur ${total}) :`,
+  skipped: (l) => `Ignoré : ${l}`,
+  noReason: 'sans raison',
+  planTitle: (steps, cents) => `Plan : ${steps} étapes, estimé à ${money(cents)}`,
+  changedPlanTitle: (steps, budget, spent) => `Plan modifié : ${steps} étapes, budget ${money(budget)} (${money(spent)} déjà dépensés)`,
+  planReasonNew: 'Un nouveau plan est approuvé avant que le travail commence.',
+  planReasonAgain: "Le plan a grandi en résultats payants ou en coût depuis qu'il a été approuvé.",
+  generateTitle: (kind, cents, prompt) => `Générer ${KIND[kind]} pour ${money(cents)} : ${q(prompt)}`,
+  checkpointReason: "L'agent a besoin de votre décision pour continuer.",
+
+  offline: {
+    tag: '[modèle hors ligne]',
+    cannotReason: (recorded) => `Je ne peux pas raisonner sans modèle configuré (définissez OPENAI_API_KEY ou OPENAI_BASE_URL). Noté : ${recorded}`,
+    noRequest: '(aucune demande)',
+    planning: 'Planification selon des règles fixes.',
+    declined: 'Le plan a été refusé. Que dois-je changer ?',
+    choose: (s) => `${s} : laquelle doit guider la suite ?`,
+    confirm: (s) => `${s} — dois-je continuer ?`,
+    candidate: (n) => `Piste ${n}`,
+    allDone: 'Toutes les étapes sont terminées.',
+    deliveredList: (l) => `Livré : ${l}`,
+    step,
+  },
+};

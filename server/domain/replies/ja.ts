@@ -1,0 +1,182 @@
+// Japanese message templates (polite form).
+import { clip, formatDate, formatMoney, quote } from './languages.ts';
+import type { Fact, FactKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
+
+const q = (s: string) => quote('ja', s);
+const money = (c: number) => formatMoney('ja', c);
+
+function fact(f: Fact): string {
+  const v = f.value;
+  const by: Record<FactKind, string> = {
+    brandColor: `ブランドカラーは${v}`,
+    brandFont: `ブランドフォントは${v}`,
+    brandTone: `ブランドのトーンは${v}`,
+    residence: `お住まいは${v}`,
+    name: `お名前は${v}`,
+    work: `お仕事は${v}`,
+    prefer: `${v}がお好み`,
+    avoid: `${v}は避けたい`,
+    habit: `いつも${v}`,
+    other: `${f.subject}：${v}`,
+  };
+  return by[f.kind];
+}
+
+const LABEL: Record<FactKind, string> = {
+  brandColor: 'ブランドカラー',
+  brandFont: 'ブランドフォント',
+  brandTone: 'ブランドのトーン',
+  residence: 'お住まい',
+  name: 'お名前',
+  work: 'お仕事',
+  prefer: 'お好み',
+  avoid: '避けたいもの',
+  habit: 'いつも',
+  other: '記憶',
+};
+
+const VERB: Record<SteerSignal, string> = { CANCEL: '止め', PAUSE: '一時停止し', RESUME: '再開し' };
+const VERB_PLAIN: Record<SteerSignal, string> = { CANCEL: '止める', PAUSE: '一時停止する', RESUME: '再開する' };
+
+function state(s: TaskStateView): string {
+  switch (s.kind) {
+    case 'paused':
+      return `は一時停止中です${s.reason ? `（${s.reason}）` : ''}`;
+    case 'decision':
+      return `はあなたの判断を待っています：${s.title}`;
+    case 'generating':
+      return `は生成中です（${s.running} 件実行中）`;
+    case 'waiting':
+      return 'は待機中です';
+    case 'working':
+      return 'は作業中です';
+    case 'queued':
+      return 'はまもなく再開します';
+    case 'completed':
+      return 'は完了しました';
+    case 'failed':
+      return `は失敗しました${s.reason ? `（${s.reason}）` : ''}`;
+    case 'cancelled':
+      return 'はキャンセルされました';
+    case 'budget':
+      return 'は予算上限に達したため停止しました';
+  }
+}
+
+function paidWork(p: PaidWork): string {
+  const parts: string[] = [];
+  if (p.runningJobs) parts.push(`${p.runningJobs} 件の生成が実行中`);
+  if (p.heldCents) parts.push(`${money(p.heldCents)} を確保済み`);
+  if (p.approvedCents) parts.push(`${money(p.approvedCents)} の予算が承認済み`);
+  return parts.join('、');
+}
+
+const KIND: Record<GenerationKindName, string> = { IMAGE: '画像', VIDEO: '短い動画', AUDIO: '音声クリップ', MODEL_3D: '3D モデル' };
+
+function step(s: OfflineStep): string {
+  switch (s.step) {
+    case 'lookCandidates':
+      return 'テイストの候補';
+    case 'pickDirection':
+      return '方向性を選ぶ';
+    case 'poster':
+      return `ポスター ${s.n}`;
+    case 'image':
+      return s.n === null ? '画像' : `画像 ${s.n}`;
+    case 'storyboard':
+      return '絵コンテ';
+    case 'confirmStoryboard':
+      return '絵コンテの確認';
+    case 'shot':
+      return `カット ${s.n}`;
+    case 'referenceImage':
+      return '参考画像';
+    case 'videoFromImage':
+      return '画像から動画';
+    case 'audioClip':
+      return '音声クリップ';
+    case 'model3d':
+      return '3D モデル';
+    case 'brief':
+      return 'ブリーフ';
+    case 'text':
+      return 'テキスト';
+  }
+}
+
+export const ja: Texts = {
+  lang: 'ja',
+  money,
+  date: (d) => formatDate('ja', d),
+  q,
+
+  greeting: 'こんにちは！何を作りましょうか？',
+  thanks: 'どういたしまして。',
+  help: (offline) =>
+    '作りたいもの——ポスターのシリーズ、画像、短い動画、3D モデル、サウンド、絵コンテやブリーフ——を教えてください。タスクを始めて、進み具合をここでお知らせします。' +
+    '作業中のものやタスクの進捗（「動画はどうなった？」）を聞いたり、タスクの停止・一時停止・再開（「ポスターを一時停止して」）を頼んだり、' +
+    '覚えておいてほしいこと（「ブランドカラーはティールです」）を伝えたりもできます。' +
+    (offline ? '言語モデルが設定されていないため、決まったルールで動いており、そのことをお伝えします。' : ''),
+  cannotAnswer: (offline) =>
+    offline
+      ? 'それにはお答えできません。言語モデルが設定されていないため、保存されている内容——進行中の作業、タスクの進捗、覚えておくよう頼まれたこと——からしか答えられません。'
+      : 'それについての答えはありません。',
+  nothingInProgress: '現在進行中のものはありません。作りたいものを教えていただければ、タスクを始めます。',
+  workingOn: (lines) => ['現在取り組んでいるのはこちらです：', ...lines.map((l) => `• ${l}`)].join('\n'),
+
+  status: (title, s) => `${q(title)}${state(s)}。`,
+  progress: (done, total, next) => `${total} ステップ中 ${done} 完了${next ? `、次は${q(next)}` : ''}。`,
+  cost: (cents) => `これまでの費用：${money(cents)}。`,
+
+  delivered: (title, said) => `承知しました。${q(title)}で対応します：${q(clip(said, 60))}。`,
+  started: (title) => `了解です。${q(title)}を始めました。`,
+  followUp: (ended, title) => `${q(ended)}はすでに終了していたため、続きのタスクを始めました：${q(title)}。`,
+
+  remembered: (facts) => `承知しました。${facts.map(fact).join('、')}、と覚えておきます。`,
+  nothingToRemember: '承知しました。ただ、覚えておくべき内容は見つかりませんでした。「ブランドカラーは…」のように伝えてください。',
+  recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}：${f.value}（${formatDate('ja', f.since)}に伺いました）。`).join('\n'),
+  recallUnknown: 'それは覚えていません——まだ誰からも聞いていません。教えていただければ（「ブランドカラーは…」）、覚えておきます。',
+
+  steered: (signal, title, result) => {
+    if (result === 'ended') return `${q(title)}はすでに終了しています。`;
+    if (result === 'already') return signal === 'RESUME' ? `${q(title)}はすでに進行中です。` : signal === 'PAUSE' ? `${q(title)}はすでに一時停止中です。` : `${q(title)}はすでに止まっています。`;
+    return signal === 'RESUME' ? `${q(title)}を再開しました。` : signal === 'PAUSE' ? `${q(title)}を一時停止しました。再開するときはお知らせください。` : `${q(title)}を止めました。`;
+  },
+  confirmCancel: (title, paid) => `${q(title)}を止めると、支払い済みの作業が無駄になります：${paidWork(paid)}。それでも止めますか？`,
+  confirmYes: (signal) => `はい、${VERB[signal]}てください`,
+  confirmNo: 'いいえ、続けてください',
+  kept: (title) => `わかりました。${q(title)}はそのまま続けます。`,
+  whichTask: (signal) => `どのタスクを${VERB[signal]}ますか？`,
+  steerOption: (signal, title) => `${q(title)}を${VERB_PLAIN[signal]}`,
+  nevermind: 'やめておく',
+
+  clarifyWhich: 'どのタスクについてですか？',
+  clarifyMore: 'ご希望をもう少し詳しく教えていただけますか？',
+  continueOption: (title) => `${q(title)}を続ける`,
+  newTaskOption: '新しいタスクを始める',
+
+  deliveredFallback: '納品しました。',
+  deliveredHeader: (done, total) => `納品しました（${total} ステップ中 ${done} 完了）：`,
+  skipped: (l) => `スキップ：${l}`,
+  noReason: '理由なし',
+  planTitle: (steps, cents) => `計画：${steps} ステップ、見積もり ${money(cents)}`,
+  changedPlanTitle: (steps, budget, spent) => `計画の変更：${steps} ステップ、予算 ${money(budget)}（使用済み ${money(spent)}）`,
+  planReasonNew: '新しい計画は作業を始める前に承認が必要です。',
+  planReasonAgain: '承認後に、有料の成果物または費用が増えました。',
+  generateTitle: (kind, cents, prompt) => `${KIND[kind]}を生成（${money(cents)}）：${q(prompt)}`,
+  checkpointReason: '続けるにはあなたの判断が必要です。',
+
+  offline: {
+    tag: '[オフラインモデル]',
+    cannotReason: (recorded) => `モデルが設定されていないため、推論できません（OPENAI_API_KEY または OPENAI_BASE_URL を設定してください）。記録しました：${recorded}`,
+    noRequest: '（依頼なし）',
+    planning: '決まったルールで計画しています。',
+    declined: '計画が却下されました。何を変えればよいですか？',
+    choose: (s) => `${s}：残りはどれに合わせますか？`,
+    confirm: (s) => `${s}——続けてもよいですか？`,
+    candidate: (n) => `候補 ${n}`,
+    allDone: 'すべてのステップが完了しました。',
+    deliveredList: (l) => `納品：${l}`,
+    step,
+  },
+};

@@ -1,0 +1,119 @@
+// What every language's message templates provide (./en.ts, ./de.ts, ./fr.ts, ./es.ts, ./zh.ts,
+// ./ja.ts; ./texts.ts picks one). Every text a person reads from the main thread or from a task —
+// replies, acknowledgements, card titles and prompts, the delivery summary, the offline model's
+// words — comes from here, so a German task speaks German from its first card to its delivery.
+import type { ReplyLanguage } from './languages.ts';
+
+export type SteerSignal = 'PAUSE' | 'RESUME' | 'CANCEL';
+export type GenerationKindName = 'IMAGE' | 'VIDEO' | 'AUDIO' | 'MODEL_3D';
+
+/** Where a task stands, as the thread describes it (built from persisted state: ./status.ts). */
+export type TaskStateView =
+  | { kind: 'paused'; reason: string | null }
+  | { kind: 'decision'; title: string }
+  | { kind: 'generating'; running: number }
+  | { kind: 'waiting' }
+  | { kind: 'working' }
+  | { kind: 'queued' }
+  | { kind: 'completed' }
+  | { kind: 'failed'; reason: string | null }
+  | { kind: 'cancelled' }
+  | { kind: 'budget' };
+
+/** What a remembered fact is about, for phrasing it (from its subject key: ./facts.ts). */
+export type FactKind = 'brandColor' | 'brandFont' | 'brandTone' | 'residence' | 'name' | 'work' | 'prefer' | 'avoid' | 'habit' | 'other';
+export type Fact = { kind: FactKind; subject: string; value: string };
+
+/** Paid work a cancel would abandon. */
+export type PaidWork = { runningJobs: number; heldCents: number; approvedCents: number };
+
+/** The offline model's checklist step titles (the plan it makes from fixed rules). */
+export type OfflineStep =
+  | { step: 'lookCandidates' }
+  | { step: 'pickDirection' }
+  | { step: 'poster'; n: number }
+  | { step: 'image'; n: number | null }
+  | { step: 'storyboard' }
+  | { step: 'confirmStoryboard' }
+  | { step: 'shot'; n: number }
+  | { step: 'referenceImage' }
+  | { step: 'videoFromImage' }
+  | { step: 'audioClip' }
+  | { step: 'model3d' }
+  | { step: 'brief' }
+  | { step: 'text' };
+
+export interface Texts {
+  lang: ReplyLanguage;
+  money(cents: number): string;
+  date(d: Date): string;
+  q(s: string): string;
+
+  // The main thread.
+  greeting: string;
+  thanks: string;
+  help(offline: boolean): string;
+  /** A question nothing stored answers: honest about why. */
+  cannotAnswer(offline: boolean): string;
+  nothingInProgress: string;
+  workingOn(lines: string[]): string;
+
+  // A task's state, as one sentence, and its details.
+  status(title: string, s: TaskStateView): string;
+  progress(done: number, total: number, next: string | null): string;
+  cost(cents: number): string;
+
+  // Acknowledgements of a message routed to a task.
+  delivered(title: string, said: string): string;
+  started(title: string): string;
+  followUp(ended: string, title: string): string;
+
+  // Long-term memory.
+  remembered(facts: Fact[]): string;
+  nothingToRemember: string;
+  recalled(facts: (Fact & { since: Date })[]): string;
+  recallUnknown: string;
+
+  // Steering a task from the thread.
+  steered(signal: SteerSignal, title: string, result: 'done' | 'already' | 'ended'): string;
+  confirmCancel(title: string, paid: PaidWork): string;
+  confirmYes(signal: SteerSignal): string;
+  confirmNo: string;
+  kept(title: string): string;
+  whichTask(signal: SteerSignal): string;
+  steerOption(signal: SteerSignal, title: string): string;
+  nevermind: string;
+
+  // The thread's clarification card.
+  clarifyWhich: string;
+  clarifyMore: string;
+  continueOption(title: string): string;
+  newTaskOption: string;
+
+  // A task's cards and delivery.
+  deliveredFallback: string;
+  deliveredHeader(done: number, total: number): string;
+  skipped(list: string): string;
+  noReason: string;
+  planTitle(steps: number, cents: number): string;
+  changedPlanTitle(steps: number, budgetCents: number, spentCents: number): string;
+  planReasonNew: string;
+  planReasonAgain: string;
+  generateTitle(kind: GenerationKindName, cents: number, prompt: string): string;
+  checkpointReason: string;
+
+  // The offline model's words.
+  offline: {
+    tag: string;
+    cannotReason(recorded: string): string;
+    noRequest: string;
+    planning: string;
+    declined: string;
+    choose(step: string): string;
+    confirm(step: string): string;
+    candidate(n: number): string;
+    allDone: string;
+    deliveredList(list: string): string;
+    step(s: OfflineStep): string;
+  };
+}

@@ -1,0 +1,181 @@
+// Chinese (simplified) message templates.
+import { clip, formatDate, formatMoney, quote } from './languages.ts';
+import type { Fact, FactKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
+
+const q = (s: string) => quote('zh', s);
+const money = (c: number) => formatMoney('zh', c);
+
+function fact(f: Fact): string {
+  const v = f.value;
+  const by: Record<FactKind, string> = {
+    brandColor: `我们的品牌色是${v}`,
+    brandFont: `我们的品牌字体是${v}`,
+    brandTone: `我们的品牌语调是${v}`,
+    residence: `你住在${v}`,
+    name: `你叫${v}`,
+    work: `你的工作：${v}`,
+    prefer: `你偏好${v}`,
+    avoid: `你想避免${v}`,
+    habit: `你总是${v}`,
+    other: `${f.subject}：${v}`,
+  };
+  return by[f.kind];
+}
+
+const LABEL: Record<FactKind, string> = {
+  brandColor: '品牌色',
+  brandFont: '品牌字体',
+  brandTone: '品牌语调',
+  residence: '居住地',
+  name: '你的名字',
+  work: '你的工作',
+  prefer: '你偏好',
+  avoid: '你避免',
+  habit: '你总是',
+  other: '已记住',
+};
+
+const VERB: Record<SteerSignal, string> = { CANCEL: '停止', PAUSE: '暂停', RESUME: '继续' };
+
+function state(s: TaskStateView): string {
+  switch (s.kind) {
+    case 'paused':
+      return `已暂停${s.reason ? `（${s.reason}）` : ''}`;
+    case 'decision':
+      return `正在等你决定：${s.title}`;
+    case 'generating':
+      return `正在生成（${s.running} 个进行中）`;
+    case 'waiting':
+      return '正在等待';
+    case 'working':
+      return '正在进行';
+    case 'queued':
+      return '即将继续';
+    case 'completed':
+      return '已完成';
+    case 'failed':
+      return `失败了${s.reason ? `（${s.reason}）` : ''}`;
+    case 'cancelled':
+      return '已取消';
+    case 'budget':
+      return '已达到预算上限而停止';
+  }
+}
+
+function paidWork(p: PaidWork): string {
+  const parts: string[] = [];
+  if (p.runningJobs) parts.push(`${p.runningJobs} 个生成任务正在进行`);
+  if (p.heldCents) parts.push(`已预留 ${money(p.heldCents)}`);
+  if (p.approvedCents) parts.push(`已批准 ${money(p.approvedCents)} 的预算`);
+  return parts.join('，');
+}
+
+const KIND: Record<GenerationKindName, string> = { IMAGE: '一张图片', VIDEO: '一段短视频', AUDIO: '一段音频', MODEL_3D: '一个 3D 模型' };
+
+function step(s: OfflineStep): string {
+  switch (s.step) {
+    case 'lookCandidates':
+      return '风格候选';
+    case 'pickDirection':
+      return '选定方向';
+    case 'poster':
+      return `海报 ${s.n}`;
+    case 'image':
+      return s.n === null ? '图片' : `图片 ${s.n}`;
+    case 'storyboard':
+      return '分镜';
+    case 'confirmStoryboard':
+      return '确认分镜';
+    case 'shot':
+      return `镜头 ${s.n}`;
+    case 'referenceImage':
+      return '参考图';
+    case 'videoFromImage':
+      return '由图片生成视频';
+    case 'audioClip':
+      return '音频片段';
+    case 'model3d':
+      return '3D 模型';
+    case 'brief':
+      return '简报';
+    case 'text':
+      return '文本';
+  }
+}
+
+export const zh: Texts = {
+  lang: 'zh',
+  money,
+  date: (d) => formatDate('zh', d),
+  q,
+
+  greeting: '你好！我们今天做点什么？',
+  thanks: '不客气。',
+  help: (offline) =>
+    '告诉我要做什么——一组海报、一张图片、一段短视频、一个 3D 模型、一段声音、一份分镜或简报——我会开始一个任务，并在这里随时告诉你进展。' +
+    '你也可以问我在做什么、某个任务进展如何（“视频做得怎么样了？”），让我停止、暂停或继续某个任务（“暂停海报”），' +
+    '或者告诉我需要记住的事（“我们的品牌色是青色”）。' +
+    (offline ? '目前没有配置语言模型，我按固定规则工作，并会如实说明。' : ''),
+  cannotAnswer: (offline) =>
+    offline
+      ? '这个我回答不了：没有配置语言模型，所以我只能根据已保存的内容回答——正在进行的工作、任务的进展，以及你让我记住的事。'
+      : '这个问题我没有答案。',
+  nothingInProgress: '目前没有进行中的工作。告诉我你想做什么，我就开始一个任务。',
+  workingOn: (lines) => ['我正在做这些：', ...lines.map((l) => `• ${l}`)].join('\n'),
+
+  status: (title, s) => `${q(title)}${state(s)}。`,
+  progress: (done, total, next) => `已完成 ${done}/${total} 步${next ? `；下一步：${next}` : ''}。`,
+  cost: (cents) => `目前花费：${money(cents)}。`,
+
+  delivered: (title, said) => `好的，我会在${q(title)}里处理：${q(clip(said, 60))}。`,
+  started: (title) => `好的，我已开始${q(title)}。`,
+  followUp: (ended, title) => `${q(ended)}已经结束，所以我开始了一个后续任务：${q(title)}。`,
+
+  remembered: (facts) => `记下了——我会记住：${facts.map(fact).join('；')}。`,
+  nothingToRemember: '记下了。不过我没找到需要长期记住的内容；可以这样说：“我们的品牌色是……”。',
+  recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}：${f.value}（你在${formatDate('zh', f.since)}告诉我的）。`).join('\n'),
+  recallUnknown: '我没有记住这个——还没有人告诉过我。告诉我（“我们的品牌色是……”），我就会记住。',
+
+  steered: (signal, title, result) => {
+    if (result === 'ended') return `${q(title)}已经结束，无需${VERB[signal]}。`;
+    if (result === 'already') return signal === 'RESUME' ? `${q(title)}已在进行中。` : signal === 'PAUSE' ? `${q(title)}已经暂停了。` : `${q(title)}已经停止了。`;
+    return signal === 'RESUME' ? `已继续${q(title)}。` : signal === 'PAUSE' ? `已暂停${q(title)}。需要继续时告诉我。` : `已停止${q(title)}。`;
+  },
+  confirmCancel: (title, paid) => `停止${q(title)}会放弃已付费的工作：${paidWork(paid)}。仍然停止吗？`,
+  confirmYes: (signal) => `是的，${VERB[signal]}`,
+  confirmNo: '不，继续做',
+  kept: (title) => `好的，${q(title)}继续进行。`,
+  whichTask: (signal) => `要${VERB[signal]}哪个任务？`,
+  steerOption: (signal, title) => `${VERB[signal]}${q(title)}`,
+  nevermind: '算了',
+
+  clarifyWhich: '这是哪个任务的？',
+  clarifyMore: '能再具体说说你想要什么吗？',
+  continueOption: (title) => `继续${q(title)}`,
+  newTaskOption: '开始新任务',
+
+  deliveredFallback: '已交付。',
+  deliveredHeader: (done, total) => `已交付（${total} 步中完成 ${done} 步）：`,
+  skipped: (l) => `已跳过：${l}`,
+  noReason: '无原因',
+  planTitle: (steps, cents) => `计划：${steps} 步，预计 ${money(cents)}`,
+  changedPlanTitle: (steps, budget, spent) => `计划已更改：${steps} 步，预算 ${money(budget)}（已花费 ${money(spent)}）`,
+  planReasonNew: '新计划需要先批准才开始工作。',
+  planReasonAgain: '自批准以来，计划的付费结果或费用增加了。',
+  generateTitle: (kind, cents, prompt) => `生成${KIND[kind]}（${money(cents)}）：${q(prompt)}`,
+  checkpointReason: '需要你的决定才能继续。',
+
+  offline: {
+    tag: '[离线模型]',
+    cannotReason: (recorded) => `没有配置模型，我无法推理（请设置 OPENAI_API_KEY 或 OPENAI_BASE_URL）。已记录：${recorded}`,
+    noRequest: '（没有请求）',
+    planning: '按固定规则制定计划。',
+    declined: '计划被拒绝了。我应该改什么？',
+    choose: (s) => `${s}：其余的应以哪一个为准？`,
+    confirm: (s) => `${s}——要继续吗？`,
+    candidate: (n) => `候选 ${n}`,
+    allDone: '所有步骤都已完成。',
+    deliveredList: (l) => `已交付：${l}`,
+    step,
+  },
+};
