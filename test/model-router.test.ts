@@ -1,11 +1,15 @@
 // The router model: every outcome through a scripted model (LangChain interface), its answers are
 // checked (never a task outside the index), failures fall back to the offline router, a likely
 // duplicate goes back to the model as "continue or create", and the real ChatOpenAI client routes
-// once against a local OpenAI-compatible stub.
+// against a local OpenAI-compatible stub. The model's index and prompt carry what the offline router
+// reads (title, brief, summary, results, object names, dates, finished or archived state), and its
+// intents (stop, pause, resume, status, remember) and seeds (next year's edition) come back checked.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HumanMessage } from '@langchain/core/messages';
 import { loadConfig } from '../server/config.ts';
+import { day, routeWithModel } from '../server/routing/model-router.ts';
+import { loadTaskIndex } from '../server/routing/task-index.ts';
 import { scriptedProvider } from '../server/runtime/models/provider.ts';
 import { ScriptedChatModel, type ScriptStep } from '../server/runtime/models/scripted-model.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
@@ -80,6 +84,63 @@ describe('router model (scripted)', () => {
     assert.deepEqual([r.route.method, r.route.outcome], ['RETRIEVAL', 'ANSWER']);
   });
 
+  test('the prompt carries brief, summary, results, object names, dates and finished or archived state; intents and seeds come back checked', async () => {
+    const { prisma } = t.app.deps;
+    const ws2 = await prisma.workspace.create({ data: { name: 'Model reads', slug: 'model-reads' } });
+    const now = new Date();
+    const ago = (days: number) => new Date(now.getTime() - days * 86_400_000);
+    const delivered = await prisma.task.create({
+      data: {
+        workspaceId: ws2.id, title: 'Lantern Café winter posters', goal: 'three A2 posters for the winter menu', summary: 'all three delivered',
+        status: 'COMPLETED', createdAt: ago(9), lastActivityAt: ago(2), endedAt: ago(2), checklistVersion: 1,
+      },
+    });
+    await prisma.taskChecklist.create({
+      data: { taskId: delivered.id, version: 1, reason: 'test', authorKind: 'SYSTEM', items: [{ id: 's1', title: 'poster 2 — gingerbread', kind: 'IMAGE', status: 'DONE', artifacts: ['job:x'] }] },
+    });
+    const obj = await prisma.workspaceObject.create({ data: { workspaceId: ws2.id, kind: 'IMAGE', name: 'Gingerbread poster v2', currentVersion: 1, createdByKind: 'AGENT' } });
+    await prisma.taskObjectRef.create({ data: { taskId: delivered.id, objectId: obj.id } });
+    const archived = await prisma.task.create({
+      data: { workspaceId: ws2.id, title: 'Village fair flyer', goal: 'A5 flyer', status: 'COMPLETED', createdAt: ago(90), lastActivityAt: ago(80), endedAt: ago(80), archivedAt: ago(4) },
+    });
+    const running = await prisma.task.create({ data: { workspaceId: ws2.id, title: 'Lighthouse tour video', goal: 'a one-minute tour video', status: 'RUNNING', createdAt: ago(3), lastActivityAt: ago(1) } });
+
+    const index = await loadTaskIndex(prisma, ws2.id, 'the gingerbread poster');
+    const number = (id: string) => index.findIndex((e) => e.taskId === id) + 1;
+    let seen = '';
+    const ask = async (args: Record<string, unknown>, text = 'the gingerbread poster, softer red') => {
+      routerAnswer = (p) => {
+        seen = p;
+        return route(args);
+      };
+      return (await routeWithModel(model, text, index, now))!;
+    };
+    const d = await ask({ outcome: 'EXISTING_TASK', task: number(delivered.id), intent: 'STATUS' });
+    assert.deepEqual([d.outcome, d.taskId, d.intent], ['EXISTING_TASK', delivered.id, 'STATUS']);
+    const line = seen.split('\n').find((l) => l.includes('Lantern Café winter posters'))!;
+    for (const part of ['brief: three A2 posters for the winter menu', 'so far: all three delivered', 'results: poster 2 — gingerbread', 'objects: Gingerbread poster v2', `created ${day(ago(9))}`, `finished ${day(ago(2))}`, 'completed']) {
+      assert.ok(line.includes(part), `${part} in: ${line}`);
+    }
+    assert.match(seen, new RegExp(`Today is ${day(now)}`));
+    assert.match(seen.split('\n').find((l) => l.includes('Village fair flyer'))!, /\[archived, completed/);
+    assert.match(seen.split('\n').find((l) => l.includes('Lighthouse tour video'))!, /\[running, created/);
+
+    const stop = await ask({ outcome: 'EXISTING_TASK', task: number(running.id), intent: 'CANCEL' }, 'stop the lighthouse video');
+    assert.deepEqual([stop.taskId, stop.intent], [running.id, 'CANCEL']);
+    const seeded = await ask({ outcome: 'NEW_TASK', title: 'Village fair flyer 2027', seed: number(archived.id) }, 'the village fair flyer for next year');
+    assert.deepEqual([seeded.outcome, seeded.seedTaskId], ['NEW_TASK', archived.id]);
+    // An archived task is never written to: a pick of one becomes new work seeded from it.
+    const fromArchive = await ask({ outcome: 'EXISTING_TASK', task: number(archived.id) }, 'the village fair flyer, but in green');
+    assert.deepEqual([fromArchive.outcome, fromArchive.taskId, fromArchive.seedTaskId], ['NEW_TASK', null, archived.id]);
+    const remember = await ask({ outcome: 'ANSWER', intent: 'REMEMBER', reply: 'Noted.' }, 'our brand colour is teal');
+    assert.deepEqual([remember.outcome, remember.intent], ['ANSWER', 'REMEMBER']);
+    // An intent that does not belong to the outcome is dropped, never acted on.
+    const odd = await ask({ outcome: 'ANSWER', intent: 'CANCEL', reply: 'ok' }, 'hello');
+    assert.equal(odd.intent, undefined);
+    const clarify = await ask({ outcome: 'CLARIFY', candidates: [number(running.id), number(archived.id)], intent: 'PAUSE' }, 'pause it');
+    assert.deepEqual([clarify.candidates.map((c) => c.taskId), clarify.intent], [[running.id], 'PAUSE'], 'archived tasks are never offered');
+  });
+
   test('a likely duplicate goes back to the model with the candidate: it chooses to continue', async () => {
     const running = await t.app.deps.prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: 'Marathon medal design', goal: 'medal for the city marathon', status: 'RUNNING' } });
     const prompts: string[] = [];
@@ -94,14 +155,12 @@ describe('router model (scripted)', () => {
 });
 
 describe('router on the real ChatOpenAI client', () => {
+  const defaultAnswer = toolCall('c1', 'route', { outcome: 'EXISTING_TASK', task: 1, reason: 'names the regatta poster' });
+  let answer = defaultAnswer;
   let stub: Awaited<ReturnType<typeof startOpenAIStub>>;
   let t: TestApp;
   before(async () => {
-    stub = await startOpenAIStub(() => ({
-      role: 'assistant',
-      content: null,
-      tool_calls: [toolCall('c1', 'route', { outcome: 'EXISTING_TASK', task: 1, reason: 'names the regatta poster' })],
-    }));
+    stub = await startOpenAIStub(() => ({ role: 'assistant', content: null, tool_calls: [answer] }));
     t = await startTestApp('routeropenai', {
       openai: { apiKey: 'sk-test', baseUrl: stub.baseUrl, routerModel: 'stub-router', workerModel: 'stub-worker' },
       runtime: loadConfig({}).runtime,
@@ -112,11 +171,33 @@ describe('router on the real ChatOpenAI client', () => {
     await stub?.close();
   });
 
+  test('the real client carries the facts of the index and brings back an intent', async () => {
+    const { prisma } = t.app.deps;
+    const ws2 = await prisma.workspace.create({ data: { name: 'Stub reads', slug: 'stub-reads' } });
+    const task = await prisma.task.create({
+      data: { workspaceId: ws2.id, title: 'Regatta programme', goal: 'eight-page regatta programme', summary: 'delivered', status: 'COMPLETED', endedAt: new Date(), checklistVersion: 1 },
+    });
+    await prisma.taskChecklist.create({
+      data: { taskId: task.id, version: 1, reason: 'test', authorKind: 'SYSTEM', items: [{ id: 's1', title: 'page 3 — race map', kind: 'IMAGE', status: 'DONE', artifacts: ['job:y'] }] },
+    });
+    answer = toolCall('c2', 'route', { outcome: 'EXISTING_TASK', task: 1, intent: 'STATUS', reason: 'asks where the programme stands' });
+    const before = stub.requests.length;
+    const index = await loadTaskIndex(prisma, ws2.id, 'is the regatta programme done');
+    const d = (await routeWithModel(t.app.deps.runtime.models.chat('router'), 'is the regatta programme done', index, new Date()))!;
+    assert.deepEqual([d.outcome, d.method, d.taskId, d.intent], ['EXISTING_TASK', 'MODEL', task.id, 'STATUS']);
+    const req = stub.requests.slice(before).find((b) => b.model === 'stub-router')!;
+    const prompt = String(req.messages.at(-1)!.content);
+    assert.match(prompt, /1\. Regatta programme \[completed, created .*finished .*\] — brief: eight-page regatta programme — so far: delivered — results: page 3 — race map/);
+    assert.ok((req.tools?.[0]?.function.parameters as { properties: Record<string, unknown> }).properties.intent, 'the route tool offers intents');
+    answer = defaultAnswer;
+  });
+
   test('the router model is called with the route tool and its answer routes the message', async () => {
     const task = await t.app.deps.prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: 'Regatta poster', status: 'RUNNING' } });
+    const sent = stub.requests.length;
     const r = (await gqlOk(t.url, t.a.ownerToken, SendMessage, { input: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), text: 'bigger sails on it', idempotencyKey: 'r1' } })).sendMessage;
     assert.deepEqual([r.route.outcome, r.route.method, r.task?.id], ['EXISTING_TASK', 'MODEL', toGlobalId('Task', task.id)]);
-    const req = stub.requests.find((b) => b.model === 'stub-router')!;
+    const req = stub.requests.slice(sent).find((b) => b.model === 'stub-router')!;
     assert.ok(req, 'the router role used its own model name');
     assert.deepEqual(req.tools?.map((x) => x.function.name), ['route']);
     assert.match(JSON.stringify(req.tool_choice), /route/);

@@ -1,8 +1,10 @@
-// The routing evaluation sets stay valid, the offline router meets the floors of both sets
+// The routing evaluation sets stay valid, the offline router meets the floors of every set
 // (test/eval/floors.ts), and the floors can fail: a router that always clarifies (which never
-// routes a message into the wrong task) or always answers is below them.
+// routes a message into the wrong task) or always answers is below them, and so is one that routes
+// like the product but drops intents and seeds (it would deliver "stop the PPT" as a request).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { routeOffline } from '../server/routing/offline-router.ts';
 import type { RouteDecision } from '../server/routing/types.ts';
 import { belowFloors, loadSet, scoreSet, SETS, type Router } from './eval/routing.ts';
 import { coverageFor, loadCases, OUTCOMES, validateCases } from './eval/validate-cases.ts';
@@ -11,18 +13,20 @@ const stub =
   (outcome: RouteDecision['outcome']): Router =>
   () => ({ outcome, method: 'RETRIEVAL', taskId: null, candidates: [], reason: `stub: always ${outcome}` });
 
-test('both routing sets are valid and cover every outcome', () => {
+test('every routing set is valid and covers every outcome', () => {
   for (const s of SETS) {
-    const v = validateCases(loadCases(s.file), coverageFor(s.file));
+    const coverage = coverageFor(s.file);
+    const v = validateCases(loadCases(s.file), coverage);
     assert.deepEqual(v.problems, [], s.name);
-    for (const o of OUTCOMES) assert.ok(v.cases.filter((c) => c.expected.outcome === o).length >= 10, `${s.name}: ${o}`);
+    for (const o of OUTCOMES) assert.ok(v.cases.filter((c) => c.expected.outcome === o).length >= coverage.minPerOutcome, `${s.name}: ${o}`);
   }
 });
 
-test('the development and held-out sets share no message', () => {
-  const [dev, heldout] = SETS.map((s) => loadSet(s.file));
-  const texts = new Set(dev!.map((c) => c.message.text.trim().toLowerCase()));
-  assert.deepEqual(heldout!.filter((c) => texts.has(c.message.text.trim().toLowerCase())).map((c) => c.id), []);
+test('the development set shares no message with a held-out set, nor the held-out sets with each other', () => {
+  const sets = SETS.map((s) => ({ name: s.name, texts: new Set(loadSet(s.file).map((c) => c.message.text.trim().toLowerCase())) }));
+  for (const [i, a] of sets.entries()) {
+    for (const b of sets.slice(i + 1)) assert.deepEqual([...a.texts].filter((x) => b.texts.has(x)), [], `${a.name} / ${b.name}`);
+  }
 });
 
 test('offline router: every floor of both sets is met, deterministic cases are always right', () => {
@@ -31,6 +35,15 @@ test('offline router: every floor of both sets is met, deterministic cases are a
     assert.equal(r.deterministic.correct, r.deterministic.total, `${s.name}: ${JSON.stringify(r.deterministic.failures)}`);
     assert.deepEqual(belowFloors(r, s.floors), [], s.name);
   }
+});
+
+test('the floors catch a router that drops intents and seeds', () => {
+  const blunt: Router = (text, index, now) => {
+    const { intent: _i, seedTaskId: _s, ...d } = routeOffline(text, index, now);
+    return d;
+  };
+  const s = SETS.find((x) => x.name === 'held-out 2')!;
+  assert.notDeepEqual(belowFloors(scoreSet(loadSet(s.file), blunt), s.floors), [], 'no intents, no seeds');
 });
 
 test('the floors catch a router that always clarifies, and one that always answers', () => {

@@ -4,6 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildWorkerInput } from '../server/runtime/context.ts';
+import { routeOffline } from '../server/routing/offline-router.ts';
+import { loadTaskIndex } from '../server/routing/task-index.ts';
+import { INDEX_MAX, INDEX_NAME_CHARS, INDEX_NAMES } from '../server/routing/types.ts';
 import { duplicateCheck } from '../server/services/messages/route-message.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { gql, gqlOk, toGlobalId } from './helpers/clients.ts';
@@ -97,9 +100,9 @@ describe('the offline router', () => {
     const option = ask.card!.options.find((o) => o.task?.id === toGlobalId('Task', b.id))!;
     const picked = await sendOk('change the bakery flyer font', { cardAction: { cardId: ask.card!.id, optionId: option.id } });
     assert.deepEqual([picked.route.outcome, picked.route.method, picked.task?.id], ['EXISTING_TASK', 'DETERMINISTIC', toGlobalId('Task', b.id)]);
-    const again = await send('x', { cardAction: { cardId: ask.card!.id, optionId: option.id } });
+    const other = ask.card!.options.find((o) => o.task?.id === toGlobalId('Task', a.id))!;
+    const again = await send('x', { cardAction: { cardId: ask.card!.id, optionId: other.id } });
     assert.equal(again.errors?.[0]?.extensions?.code, 'CONFLICT', 'a card is answered once');
-    void a;
   });
 
   test('duplicate check: a NEW_TASK decision that resembles a running task becomes "continue or create"', async () => {
@@ -167,12 +170,14 @@ describe('the offline router', () => {
 });
 
 describe('validation before execution', () => {
-  test('a message for a completed or archived task starts a follow-up instead of writing into it', async () => {
+  test('a message for a completed or archived task starts its next round instead of writing into it', async () => {
     const done = await makeTask('Annual report cover', 'COMPLETED', { summary: 'cover v3 delivered' });
     const r = await sendOk('one more version with a photo', { taskId: toGlobalId('Task', done.id) });
     assert.equal(r.route.outcome, 'EXISTING_TASK');
     assert.notEqual(r.task?.id, toGlobalId('Task', done.id));
-    assert.match(r.task!.title, /^Follow-up: Annual report cover/);
+    assert.equal(r.task!.title, 'Annual report cover', 'the same line of work');
+    const next = await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: fromGlobalId(r.task!.id).id } });
+    assert.deepEqual([next.previousRoundId, next.round], [done.id, 2]);
     assert.equal((await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: done.id } })).status, 'COMPLETED');
   });
 
@@ -240,10 +245,15 @@ describe('lightweight, archive, merge, re-route', () => {
     assert.equal((await gqlOk(t.url, t.a.ownerToken, PromoteTask, { taskId: other.task!.id })).promoteTask.task.kind, 'PERSISTENT');
   });
 
-  test('archived tasks are not offered by the router', async () => {
+  test('archived tasks are not offered by the router: a request like one starts a new task seeded from it', async () => {
     const task = await makeTask('Hedgehog rescue leaflet', 'RUNNING', { goal: 'leaflet for the hedgehog rescue charity' });
     assert.equal((await sendOk('make the hedgehog rescue leaflet greener')).task?.id, toGlobalId('Task', task.id));
     await gqlOk(t.url, t.a.ownerToken, ManageTasks, { taskId: toGlobalId('Task', task.id) });
+    // The index still shows it, with its state, so that the router can seed new work from it.
+    const index = await loadTaskIndex(t.app.deps.prisma, t.a.workspaceId, 'make the hedgehog rescue leaflet bluer');
+    assert.equal(index.find((e) => e.taskId === task.id)?.archived, true);
+    const d = routeOffline('make the hedgehog rescue leaflet bluer', index);
+    assert.deepEqual([d.outcome, d.seedTaskId], ['NEW_TASK', task.id], d.reason);
     const after = await sendOk('make the hedgehog rescue leaflet bluer');
     assert.notEqual(after.task?.id, toGlobalId('Task', task.id));
     assert.ok(!after.route.candidates.some((c) => c.task?.id === toGlobalId('Task', task.id)));
@@ -279,5 +289,92 @@ describe('lightweight, archive, merge, re-route', () => {
     assert.equal(decisions[1]!.correctedBy, t.a.ownerId);
     assert.ok((await t.app.deps.prisma.inboxItem.findFirstOrThrow({ where: { taskId: wrong.id } })).withdrawnAt, 'unread copy withdrawn');
     assert.equal(await t.app.deps.prisma.taskEvent.count({ where: { taskId: wrong.id, type: 'MESSAGE_REROUTED' } }), 1);
+  });
+});
+
+describe('the task index reads the work', () => {
+  const DAY = 86_400_000;
+  /** A task with its dates, finished checklist steps with results, and objects it refers to and wrote. */
+  async function work(workspaceId: string, title: string, o: { goal?: string; status?: string; createdDaysAgo: number; endedDaysAgo?: number; archivedDaysAgo?: number; results?: string[]; objects?: string[]; wrote?: string[] }) {
+    const ago = (d: number) => new Date(Date.now() - d * DAY);
+    const prisma = t.app.deps.prisma;
+    const task = await prisma.task.create({
+      data: {
+        workspaceId,
+        title,
+        goal: o.goal ?? title,
+        status: (o.status ?? 'RUNNING') as 'RUNNING',
+        createdAt: ago(o.createdDaysAgo),
+        lastActivityAt: ago(o.endedDaysAgo ?? o.createdDaysAgo / 2),
+        endedAt: o.endedDaysAgo !== undefined ? ago(o.endedDaysAgo) : null,
+        archivedAt: o.archivedDaysAgo !== undefined ? ago(o.archivedDaysAgo) : null,
+        checklistVersion: o.results ? 1 : 0,
+      },
+    });
+    if (o.results) {
+      const items = [
+        ...o.results.map((r, i) => ({ id: `s${i}`, title: r, kind: 'IMAGE', status: 'DONE', artifacts: [`job:${task.id.slice(0, 8)}-${i}`] })),
+        { id: 'open', title: 'An open step without results', kind: 'IMAGE', status: 'TODO', artifacts: [] },
+      ];
+      await prisma.taskChecklist.create({ data: { taskId: task.id, version: 1, items, reason: 'test', authorKind: 'SYSTEM' } });
+    }
+    for (const name of o.objects ?? []) {
+      const obj = await prisma.workspaceObject.create({ data: { workspaceId, kind: 'IMAGE', name, currentVersion: 1, createdByKind: 'USER' } });
+      await prisma.taskObjectRef.create({ data: { taskId: task.id, objectId: obj.id } });
+    }
+    for (const name of o.wrote ?? []) {
+      const obj = await prisma.workspaceObject.create({ data: { workspaceId, kind: 'IMAGE', name, currentVersion: 1, createdByKind: 'AGENT' } });
+      await prisma.objectVersion.create({
+        data: { objectId: obj.id, workspaceId, version: 1, name, content: {}, summary: 'created', changes: [], authorKind: 'AGENT', authorTaskId: task.id },
+      });
+    }
+    return task;
+  }
+
+  test('entries carry dates, finished state, results and object names; the router matches on them', async () => {
+    const ws = await t.app.deps.prisma.workspace.create({ data: { name: 'Reads', slug: 'reads' } });
+    const bakery = await work(ws.id, 'Lantern Café winter posters', {
+      status: 'COMPLETED', createdDaysAgo: 9, endedDaysAgo: 2, results: ['poster 1 — hot chocolate', 'poster 2 — gingerbread', 'poster 3 — opening hours'],
+    });
+    const gala = await work(ws.id, 'Riverside choir concert poster 2026', { status: 'COMPLETED', createdDaysAgo: 40, endedDaysAgo: 20, results: ['choir poster A2 (final)'] });
+    const labels = await work(ws.id, 'Osprey Cider bottle labels', { createdDaysAgo: 12, objects: ['Osprey dry cider label v3', 'Osprey perry label v2'], wrote: ['Osprey rose label v1'] });
+    const fete = await work(ws.id, 'Village fair flyer', { status: 'COMPLETED', createdDaysAgo: 90, endedDaysAgo: 80, archivedDaysAgo: 5 });
+    const oldArchive = await work(ws.id, 'Harvest fair flyer', { status: 'COMPLETED', createdDaysAgo: 400, endedDaysAgo: 390, archivedDaysAgo: 200 });
+    const videoA = await work(ws.id, 'Lighthouse tour video', { createdDaysAgo: 3 });
+    await work(ws.id, 'Onboarding screencast video', { createdDaysAgo: 30 });
+
+    const index = await loadTaskIndex(t.app.deps.prisma, ws.id, 'the gingerbread poster could be softer');
+    const e = index.find((x) => x.taskId === bakery.id)!;
+    assert.deepEqual([e.status, e.archived, !!e.endedAt, !!e.createdAt], ['COMPLETED', false, true, true]);
+    assert.deepEqual([...e.results!].sort(), ['poster 1 — hot chocolate', 'poster 2 — gingerbread', 'poster 3 — opening hours'], 'finished steps with results, not open ones');
+    const l = index.find((x) => x.taskId === labels.id)!;
+    assert.deepEqual([...l.objects].sort(), ['Osprey dry cider label v3', 'Osprey perry label v2']);
+    assert.deepEqual(l.results, ['Osprey rose label v1'], 'an object the task wrote is one of its results');
+    assert.equal(index.find((x) => x.taskId === fete.id)?.archived, true, 'recently archived: in the index with its state');
+    assert.ok(!index.some((x) => x.taskId === oldArchive.id), 'archived long ago: not in the index');
+    assert.ok(index.length <= INDEX_MAX);
+    for (const x of index) {
+      assert.ok(x.objects.length <= INDEX_NAMES && (x.results ?? []).length <= INDEX_NAMES);
+      for (const name of [...x.objects, ...(x.results ?? [])]) assert.ok(name.length <= INDEX_NAME_CHARS);
+    }
+
+    const route = async (text: string) => routeOffline(text, await loadTaskIndex(t.app.deps.prisma, ws.id, text));
+    const byResult = await route('the gingerbread poster needs a softer red');
+    assert.deepEqual([byResult.outcome, byResult.taskId], ['EXISTING_TASK', bakery.id], byResult.reason);
+    const byObject = await route('Osprey dry cider label v3: move the bird up a little');
+    assert.deepEqual([byObject.outcome, byObject.taskId], ['EXISTING_TASK', labels.id], byObject.reason);
+    const typo = await route('ospray cidre lables: darker background on the perry');
+    assert.deepEqual([typo.outcome, typo.taskId], ['EXISTING_TASK', labels.id], typo.reason);
+    const next = await route('we need the choir concert poster for 2027');
+    assert.deepEqual([next.outcome, next.seedTaskId], ['NEW_TASK', gala.id], next.reason);
+    const weekday = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'][new Date(Date.now() - 3 * DAY).getUTCDay()];
+    const dated = await route(`the video we started on ${weekday}: add captions`);
+    assert.deepEqual([dated.outcome, dated.taskId], ['EXISTING_TASK', videoA.id], dated.reason);
+    const stop = await route('stop the lighthouse video');
+    assert.deepEqual([stop.outcome, stop.taskId, stop.intent], ['EXISTING_TASK', videoA.id, 'CANCEL'], stop.reason);
+    const status = await route("where's the lighthouse video at");
+    assert.deepEqual([status.outcome, status.taskId, status.intent], ['EXISTING_TASK', videoA.id, 'STATUS'], status.reason);
+    const seeded = await route('the village fair flyer again, for next year');
+    assert.deepEqual([seeded.outcome, seeded.seedTaskId], ['NEW_TASK', fete.id], seeded.reason);
   });
 });

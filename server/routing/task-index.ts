@@ -1,10 +1,22 @@
-// The router's compact task index: the most recently active tasks plus retrieval (full-text rank
-// and trigram similarity in PostgreSQL, and embeddings when configured) for older ones. Its size is
-// bounded by INDEX_MAX entries of truncated fields, whatever the number of tasks.
+// The router's compact task index: the most recently active tasks — live and finished — plus
+// retrieval (full-text rank and trigram similarity in PostgreSQL, the names of the tasks' objects,
+// and embeddings when configured) for older ones, and the recently archived tasks with their
+// state. Each entry carries what the router reads: title, brief, summary, object names, results
+// and dates. Its size is bounded by INDEX_MAX entries of truncated fields, whatever the number of
+// tasks.
 import type { PrismaClient } from '../db/client.ts';
-import { matchingTasks, recentTasks, tasksByIds, type IndexedTaskRow } from '../store/task-index.ts';
+import { matchingTasks, recentlyArchivedTasks, recentTasks, taskDetails, tasksByIds, tasksByObjectNames, type IndexedTaskRow } from '../store/task-index.ts';
 import { refreshEmbeddings, semanticCandidates, type Embedder } from './embeddings.ts';
-import { INDEX_FIELD_CHARS, INDEX_RECENT, INDEX_RETRIEVED, type TaskIndexEntry } from './types.ts';
+import {
+  ARCHIVED_INDEX_DAYS,
+  INDEX_ARCHIVED,
+  INDEX_FIELD_CHARS,
+  INDEX_NAME_CHARS,
+  INDEX_NAMES,
+  INDEX_RECENT,
+  INDEX_RETRIEVED,
+  type TaskIndexEntry,
+} from './types.ts';
 
 type TaskRow = {
   id: string;
@@ -15,6 +27,9 @@ type TaskRow = {
   kind: 'PERSISTENT' | 'LIGHTWEIGHT';
   language: string | null;
   lastActivityAt: Date;
+  createdAt?: Date;
+  endedAt?: Date | null;
+  archivedAt?: Date | null;
 };
 
 const cut = (s: string) => (s.length > INDEX_FIELD_CHARS ? s.slice(0, INDEX_FIELD_CHARS - 1) + '…' : s);
@@ -24,12 +39,22 @@ export async function loadTaskIndex(
   workspaceId: string,
   text: string,
   embedder: Embedder | null = null,
+  now = new Date(),
 ): Promise<TaskIndexEntry[]> {
   const fieldChars = INDEX_FIELD_CHARS;
   const recent = await recentTasks(prisma, { workspaceId, fieldChars, limit: INDEX_RECENT });
-  const retrieved = text.trim() ? await matchingTasks(prisma, { workspaceId, text: text.slice(0, 500), fieldChars, limit: INDEX_RETRIEVED }) : [];
+  const query = text.slice(0, 500);
+  const retrieved = text.trim() ? await matchingTasks(prisma, { workspaceId, text: query, fieldChars, limit: INDEX_RETRIEVED }) : [];
+  // Tasks found by the names of their objects take the retrieval places the words left free.
+  const byName = text.trim() ? await tasksByObjectNames(prisma, { workspaceId, text: query, fieldChars, limit: INDEX_RETRIEVED }) : [];
   const byId = new Map<string, IndexedTaskRow>();
-  for (const r of [...retrieved, ...recent]) if (!byId.has(r.id)) byId.set(r.id, r);
+  let found = 0;
+  for (const r of [...retrieved, ...byName]) {
+    if (byId.has(r.id) || found >= INDEX_RETRIEVED) continue;
+    byId.set(r.id, r);
+    found++;
+  }
+  for (const r of recent) if (!byId.has(r.id)) byId.set(r.id, r);
   // Semantic candidates: tasks the words alone would not find (only with an embedding model).
   const semantic = new Map<string, number>();
   if (embedder && text.trim()) {
@@ -41,11 +66,15 @@ export async function loadTaskIndex(
       for (const r of extra) byId.set(r.id, r);
     }
   }
+  const since = new Date(now.getTime() - ARCHIVED_INDEX_DAYS * 86_400_000);
+  for (const r of await recentlyArchivedTasks(prisma, { workspaceId, fieldChars, since, limit: INDEX_ARCHIVED })) if (!byId.has(r.id)) byId.set(r.id, r);
   const rows = [...byId.values()];
-  const refs = await prisma.taskObjectRef.findMany({ where: { taskId: { in: rows.map((r) => r.id) } }, select: { taskId: true, objectId: true } });
+  const details = rows.length ? await taskDetails(prisma, { taskIds: rows.map((r) => r.id), nameChars: INDEX_NAME_CHARS, limit: INDEX_NAMES }) : [];
+  const namesOf = (id: string, kind: 'object' | 'result') => details.filter((d) => d.taskId === id && d.kind === kind).map((d) => d.name);
   return rows.map((r) => ({
     ...toIndexEntry(r),
-    objects: refs.filter((x) => x.taskId === r.id).slice(0, 5).map((x) => x.objectId),
+    objects: namesOf(r.id, 'object'),
+    results: namesOf(r.id, 'result'),
     retrieval: Number(r.retrieval) || 0,
     ...(semantic.has(r.id) ? { semantic: semantic.get(r.id)! } : {}),
   }));
@@ -62,7 +91,11 @@ export function toIndexEntry(t: TaskRow): TaskIndexEntry {
     kind: t.kind,
     language: t.language,
     lastActivityAt: t.lastActivityAt,
+    ...(t.createdAt ? { createdAt: t.createdAt } : {}),
+    endedAt: t.endedAt ?? null,
+    archived: !!t.archivedAt,
     objects: [],
+    results: [],
     retrieval: 0,
   };
 }

@@ -10,6 +10,8 @@ const OTHERS_MIN_HOURS = 6;
 const DAYS_LATER_MIN_HOURS = 48;
 const DAYS_LATER_MAX_HOURS = 500;
 
+const FINISHED: string[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
+
 const isLanguageTag = (tag: string): boolean => (LANGUAGE_TAGS as readonly string[]).includes(tag);
 
 /** The route a case's message must take without any judgement, or null when judgement is needed. */
@@ -51,6 +53,21 @@ export function checkCase(c: RoutingCase): string[] {
   }
   if (message.cardAction !== null && !taskByKey.has(message.cardAction.cardTaskKey)) {
     problems.push(`message.cardAction.cardTaskKey "${message.cardAction.cardTaskKey}" is not a task of this case`);
+  }
+  for (const t of c.tasks) {
+    if (t.createdHoursAgo !== undefined && t.createdHoursAgo < t.lastActivityHoursAgo) problems.push(`task "${t.key}" was created after its last activity`);
+    if (t.endedHoursAgo !== undefined && !FINISHED.includes(t.status)) problems.push(`task "${t.key}" has endedHoursAgo but is ${t.status}`);
+    if (t.endedHoursAgo !== undefined && t.createdHoursAgo !== undefined && t.endedHoursAgo > t.createdHoursAgo) problems.push(`task "${t.key}" ended before it was created`);
+    if (t.archivedHoursAgo !== undefined && !t.archived) problems.push(`task "${t.key}" has archivedHoursAgo but is not archived`);
+    for (const k of Object.keys(t.objectNames ?? {})) if (!t.objects.includes(k)) problems.push(`task "${t.key}" names object "${k}" it does not list`);
+  }
+  const signal = expected.intent === 'CANCEL' || expected.intent === 'PAUSE' || expected.intent === 'RESUME';
+  if (signal && expected.outcome !== 'EXISTING_TASK' && expected.outcome !== 'CLARIFY') problems.push(`intent ${expected.intent} needs EXISTING_TASK or CLARIFY`);
+  if (expected.intent === 'STATUS' && expected.outcome !== 'EXISTING_TASK' && expected.outcome !== 'ANSWER' && expected.outcome !== 'CLARIFY') problems.push('intent STATUS needs EXISTING_TASK, ANSWER or CLARIFY');
+  if (expected.intent === 'REMEMBER' && expected.outcome !== 'ANSWER') problems.push('intent REMEMBER needs ANSWER');
+  if (expected.seedTaskKey !== undefined) {
+    if (expected.outcome !== 'NEW_TASK') problems.push('expected.seedTaskKey needs NEW_TASK');
+    if (!taskByKey.has(expected.seedTaskKey)) problems.push(`expected.seedTaskKey "${expected.seedTaskKey}" is not a task of this case`);
   }
   if (expected.outcome === 'EXISTING_TASK') {
     if (expected.taskKey === undefined) problems.push('expected.taskKey is required for EXISTING_TASK');
@@ -114,6 +131,20 @@ export function checkCase(c: RoutingCase): string[] {
   // Outcome-bound tags.
   if (tags.has('near-duplicate') && expected.outcome !== 'EXISTING_TASK') problems.push('"near-duplicate" cases go to the existing task');
   if (tags.has('near-duplicate-trap') && expected.outcome === 'EXISTING_TASK') problems.push('"near-duplicate-trap" cases must not go to an existing task');
+
+  // Tags of the failure classes of routing that reads the work.
+  const tagRules: Array<[string, boolean, string]> = [
+    ['next-edition', expected.seedTaskKey !== undefined, 'needs expected.seedTaskKey'],
+    ['casual-signal', signal, 'needs a CANCEL, PAUSE or RESUME intent'],
+    ['remember', expected.intent === 'REMEMBER', 'needs intent REMEMBER'],
+    ['quick-one-off', expected.outcome === 'LIGHTWEIGHT_TASK', 'needs LIGHTWEIGHT_TASK'],
+    ['similar-recent', expected.outcome === 'CLARIFY' && c.tasks.filter((t) => !t.archived && t.lastActivityHoursAgo <= 48).length >= 2, 'needs CLARIFY and two tasks active within 48 h'],
+    ['finished-follow-up', !!target && FINISHED.includes(target.status), 'needs a finished target task'],
+    ['date-reference', c.tasks.some((t) => t.createdHoursAgo !== undefined || t.endedHoursAgo !== undefined), 'needs a task with createdHoursAgo or endedHoursAgo'],
+    ['object-name', c.tasks.some((t) => t.objectNames !== undefined || (t.results ?? []).length > 0), 'needs a task with objectNames or results'],
+  ];
+  for (const [tag, ok, why] of tagRules) if (tags.has(tag) && !ok) problems.push(`tag "${tag}" ${why}`);
+  if (expected.intent === 'STATUS' && expected.outcome === 'EXISTING_TASK' && !tags.has('status-question')) problems.push('a STATUS route needs tag "status-question"');
 
   // Follow-ups days later.
   if (tags.has('follow-up-days-later')) {

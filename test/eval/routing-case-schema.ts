@@ -21,6 +21,18 @@ export const taskSchema = z.strictObject({
   language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/, 'must be a language code like "en" or "zh-Hant"'),
   lastActivityHoursAgo: z.number().nonnegative(),
   objects: z.array(kebab),
+  // Optional facts about the task's work, as the router's index carries them. Dates are hours
+  // before the evaluation's clock (a Sunday, 2026-11-29 12:00 UTC), like lastActivityHoursAgo.
+  /** When the task was created (defaults to lastActivityHoursAgo). */
+  createdHoursAgo: z.number().nonnegative().optional(),
+  /** When a finished task ended (COMPLETED, FAILED, CANCELLED only; defaults to lastActivityHoursAgo). */
+  endedHoursAgo: z.number().nonnegative().optional(),
+  /** When an archived task was archived (archived only; defaults to lastActivityHoursAgo). */
+  archivedHoursAgo: z.number().nonnegative().optional(),
+  /** What the task produced, by name ("poster 2 — cinnamon bun"). */
+  results: z.array(oneLine).optional(),
+  /** Names of the workspace objects (keys of `objects`) as people see them ("Kestrel lager label v3"). */
+  objectNames: z.record(kebab, oneLine).optional(),
 });
 
 export const cardActionSchema = z.strictObject({
@@ -35,9 +47,19 @@ export const messageSchema = z.strictObject({
   cardAction: cardActionSchema.nullable(),
 });
 
+/** What a route asks besides delivery (server/routing/types.ts RouteIntent). */
+export const INTENTS = ['CANCEL', 'PAUSE', 'RESUME', 'STATUS', 'REMEMBER'] as const;
+
 export const expectedSchema = z.strictObject({
   outcome: z.enum(OUTCOMES),
   taskKey: kebab.optional(),
+  /**
+   * The route's intent. For EXISTING_TASK, absent means plain delivery (a route with a signal or
+   * STATUS intent is then wrong); for ANSWER, absent means any reply will do.
+   */
+  intent: z.enum(INTENTS).optional(),
+  /** For NEW_TASK seeded from an earlier task (next year's edition): that task. */
+  seedTaskKey: kebab.optional(),
 });
 
 export const routingCaseSchema = z.strictObject({

@@ -1,6 +1,12 @@
 // What each routing evaluation set promises to cover: cases in all, per outcome and per tag.
 
-export type Coverage = { minCases: number; minPerOutcome: number; minPerTag: Record<string, number> };
+export type Coverage = {
+  minCases: number;
+  minPerOutcome: number;
+  minPerTag: Record<string, number>;
+  /** A deictic EXISTING_TASK and a deictic CLARIFY case are required (default: yes). */
+  deictic?: boolean;
+};
 
 /** What the development set promises. */
 export const COVERAGE: Coverage = {
@@ -48,5 +54,37 @@ export const HELDOUT_COVERAGE: Coverage = {
     'object-context': 3,
     archived: 3,
     'completed-task': 3,
+  },
+};
+
+/**
+ * What the second held-out set promises (routing that reads the work): the failure classes of
+ * dates, typos, object and result names, finished tasks, casual signals, status questions, quick
+ * one-offs, next editions, similar recent tasks, greetings and lasting facts, in six languages.
+ */
+export const HELDOUT2_COVERAGE: Coverage = {
+  minCases: 30,
+  minPerOutcome: 5,
+  deictic: false,
+  minPerTag: {
+    en: 6,
+    de: 6,
+    fr: 6,
+    es: 6,
+    zh: 6,
+    ja: 6,
+    'mixed-language': 3,
+    'date-reference': 5,
+    typo: 3,
+    'object-name': 3,
+    'casual-signal': 10,
+    'status-question': 6,
+    'quick-one-off': 5,
+    'next-edition': 5,
+    'similar-recent': 3,
+    greeting: 5,
+    remember: 3,
+    'finished-follow-up': 4,
+    'card-action': 2,
   },
 };
