@@ -11,7 +11,7 @@ import { conversationOf, statusQuestionOf, steeringOf } from '../server/domain/r
 import { resolveTask, type TaskLike } from '../server/domain/replies/reference.ts';
 import { statusText, type TaskSnapshot } from '../server/domain/replies/status.ts';
 import { REPLY_LANGUAGES, textsFor } from '../server/domain/replies/texts.ts';
-import { briefLanguage, localizedPlan } from '../server/runtime/models/offline/texts.ts';
+import { briefLanguage, isCandidateTitle, localizedPlan } from '../server/runtime/models/offline/texts.ts';
 import { classify } from '../server/runtime/models/offline/classify.ts';
 import { asInstruction, en } from '../server/domain/replies/en.ts';
 
@@ -207,5 +207,7 @@ describe('a task\'s words in its language', () => {
     const ja = localizedPlan(classify('動画を作って')!.items, textsFor('ja'));
     assert.deepEqual(ja.map((i) => i.title), ['絵コンテ', '絵コンテの確認', 'カット 1', 'カット 2', 'カット 3']);
     assert.deepEqual(localizedPlan(plan.items, textsFor('en')).map((i) => i.title), plan.items.map((i) => i.title), 'English titles as before');
+    for (const lang of ['en', 'de', 'fr', 'es', 'zh', 'ja'] as const) assert.ok(isCandidateTitle(localizedPlan(plan.items, textsFor(lang))[0]!.title), lang);
+    assert.ok(!isCandidateTitle('Plakat 1'));
   });
 });

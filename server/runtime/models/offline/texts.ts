@@ -5,7 +5,7 @@
 // ("look-candidates", "poster-1", "shot-2"), so a plan's steps are the same steps in every language.
 import { LANGUAGE_NAMES } from '../../../domain/language.ts';
 import { itemId } from '../../../domain/checklist.ts';
-import { textsFor, type Texts } from '../../../domain/replies/texts.ts';
+import { REPLY_LANGUAGES, textsFor, type Texts } from '../../../domain/replies/texts.ts';
 import type { OfflineStep } from '../../../domain/replies/types.ts';
 
 /** The language a brief asks replies in ("Reply to the user in German." → "de"), or null. */
@@ -54,6 +54,10 @@ export function localizedPlan<I extends { title: string; id?: string }>(items: r
 
 /** A step of look candidates (its id, from the English title, names it in every language). */
 export const isCandidateStep = (i: { id: string }) => /candidate/i.test(i.id);
+
+const CANDIDATE_TITLES = new Set(REPLY_LANGUAGES.map((l) => textsFor(l).offline.step({ step: 'lookCandidates' })));
+/** A step of look candidates known by its title only (an earlier round's step, in any language). */
+export const isCandidateTitle = (title: string) => /candidate/i.test(title) || CANDIDATE_TITLES.has(title);
 
 /** The template a document step writes (by id, whatever the title's language): storyboard, brief or text. */
 export const documentKind = (i: { id: string; title: string }): 'storyboard' | 'brief' | 'text' =>
