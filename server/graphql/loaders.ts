@@ -14,6 +14,7 @@ import { loadObjectIdsOfTasks, loadTaskIdsOfObjects } from '../services/objects/
 import { loadObjects } from '../services/objects/load-objects.ts';
 import { loadObjectVersions, type VersionKey } from '../services/objects/object-versions.ts';
 import { loadTasks } from '../services/tasks/load-tasks.ts';
+import { loadLineRounds } from '../services/tasks/task-line.ts';
 import { loadInboxOfTasks, loadTurnsOfTasks } from '../services/tasks/task-journal.ts';
 import { loadMessages, loadThreads } from '../services/threads/load-threads.ts';
 import { loadUsers } from '../services/users/load-users.ts';
@@ -26,6 +27,8 @@ export function createLoaders(deps: Deps, viewer: Viewer) {
   return {
     workspace: loader(loadWorkspaces),
     task: loader(loadTasks),
+    /** The rounds of a line of work by the line's id (its first round's), first to latest. */
+    lineRounds: loader(loadLineRounds),
     /** Shared workspace objects (deleted ones too: their history stays readable). */
     object: loader(loadObjects),
     /** Object versions never change once written, so caching them for the request is always right. */

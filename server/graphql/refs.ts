@@ -29,6 +29,7 @@ import type { LedgerSummary } from '../services/ledger/task-ledger.ts';
 import type { MemoryUseView, MemoryView, ProfileView, VersionView } from '../services/memory/browse-memories.ts';
 import type { Delivery } from '../services/messages/message-details.ts';
 import type { ModelInfo, ProcessRow, RuntimeInfo } from '../services/runtime/describe-runtime.ts';
+import type { TaskLine } from '../services/tasks/task-line.ts';
 import type { StepWithCalls, TurnWithSteps } from '../services/tasks/task-journal.ts';
 import { builder } from './builder.ts';
 
@@ -61,6 +62,7 @@ export const CardOptionRef = builder.objectRef<CardOption>('CardOption');
 
 // Tasks, their log and their journal.
 export const TaskRef = builder.objectRef<Task>('Task');
+export const TaskLineRef = builder.objectRef<TaskLine>('TaskLine');
 export const TaskEventRef = builder.objectRef<EventRow>('TaskEvent');
 export const EventActorRef = builder.objectRef<EventActor>('EventActor');
 export const PayloadRefRef = builder.objectRef<PayloadRef>('PayloadRef');

@@ -61,6 +61,7 @@ import './types/step.ts';
 import './types/task-cost.ts';
 import './types/task-event-connection.ts';
 import './types/task-event.ts';
+import './types/task-line.ts';
 import './types/task.ts';
 import './types/thread.ts';
 import './types/tool-call.ts';

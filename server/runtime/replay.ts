@@ -6,6 +6,7 @@
 import type { PrismaClient } from '../db/client.ts';
 import { canonicalJson } from '../channel/payload.ts';
 import { digestRequest, dynamicsOf, loadCompactions, loadTaskInbox, loadTaskNotices, loadTaskSteps, renderContext, reviseOrdinalsOf } from './context.ts';
+import { eventsAfter } from '../store/journal/events.ts';
 import type { Decision } from './journal.ts';
 import { applyEvent, initialTaskState, type TaskState } from './task-state.ts';
 
@@ -24,7 +25,8 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
   const steps = await loadTaskSteps(prisma, taskId);
   const inbox = await loadTaskInbox(prisma, taskId);
   const notices = await loadTaskNotices(prisma, taskId);
-  const events = await prisma.taskEvent.findMany({ where: { taskId }, orderBy: { seq: 'asc' }, select: { seq: true, type: true, payload: true } });
+  // Payloads stored by reference (a next round's inherited rounds, large outputs) are loaded in their place.
+  const events = await eventsAfter(prisma, taskId, 0);
   const report: ReplayReport = { taskId, steps: steps.length, toolCalls: steps.reduce((n, s) => n + s.toolCalls.length, 0), divergence: null };
 
   // The task brief as it was when each step was decided: fold the events up to that step's STEP_DECIDED.
@@ -61,7 +63,7 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
     const tail = recorded.stateSeq !== undefined ? foldAt.get(recorded.stateSeq) : undefined;
     const messages = renderContext(
       {
-        task: { title: brief.title, goal: brief.goal, language: brief.language },
+        task: { title: brief.title, goal: brief.goal, language: brief.language, inherited: brief.inherited ?? null },
         steps: history,
         inbox,
         consumed,

@@ -4,6 +4,7 @@
 // the runtime's working set; the fold is the independent record recovery checks them against.
 import type { PrismaClient } from '../db/client.ts';
 import type { ChecklistItem } from '../domain/checklist.ts';
+import type { RoundsContext } from '../domain/rounds.ts';
 import { eventsAfter, insertSnapshot, latestSnapshot, snapshotDue, type LoggedEvent } from '../store/journal/events.ts';
 
 export const SNAPSHOT_EVERY_EVENTS = 50;
@@ -28,6 +29,8 @@ export type TaskState = {
   approvalsPending?: Record<string, { title: string; quoteCents: number | null }>;
   /** Generation jobs submitted for this task and not yet final. */
   jobsWaiting?: string[];
+  /** What a next round inherited from the earlier rounds of its line (TASK_CREATED), for its requests. */
+  inherited?: RoundsContext | null;
   /** Budget limits set on the task after creation (TASK_LIMITS_CHANGED). */
   limits?: { budgetCapCents?: number | null; approvedBudgetCents?: number | null };
 };
@@ -63,6 +66,7 @@ export function applyEvent(s: TaskState, e: Ev): TaskState {
         goal: String(p.goal ?? ''),
         status: String(p.status ?? 'QUEUED'),
         language: typeof p.language === 'string' ? p.language : null,
+        ...(p.inherited ? { inherited: p.inherited as RoundsContext } : {}),
       };
     case 'TASK_LANGUAGE_CHANGED':
       return { ...n, language: typeof p.language === 'string' ? p.language : null };

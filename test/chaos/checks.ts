@@ -58,11 +58,11 @@ export async function runChecks(db: pg.Pool, ws: string, expected: Expected): Pr
   check('one message per sendMessage request, one task per request that made one', expected.userMessages + expected.tasks, v1c);
 
   // 1d. Each task does the work it was asked for: the offline model plans every kind the person asks
-  // for, so a task's first plan is of the kind requested (a follow-up of an ended task plans from
-  // both requests: any plan). Only a task cancelled early may have none.
+  // for, so a task's first plan is of the kind requested (a next round of an ended task plans only
+  // what its request changes: any plan). Only a task cancelled early may have none.
   const planned = new Map(
-    (await q<{ id: string; status: string; title: string; plan: string | null }>(
-      `SELECT t.id, t.status::text AS status, t.title, substring(c.reason from 'offline plan [(](.*)[)]') AS plan
+    (await q<{ id: string; status: string; title: string; plan: string | null; next_round: boolean }>(
+      `SELECT t.id, t.status::text AS status, t.title, substring(c.reason from 'offline plan [(](.*)[)]') AS plan, t.previous_round_id IS NOT NULL AS next_round
          FROM tasks t LEFT JOIN task_checklists c ON c.task_id = t.id AND c.version = 1 WHERE t.workspace_id = $1::uuid`,
     )).map((r) => [r.id, r]),
   );
@@ -71,7 +71,7 @@ export async function runChecks(db: pg.Pool, ws: string, expected: Expected): Pr
     const t = planned.get(a.taskId);
     if (!t) continue;
     if (t.plan === null && t.status !== 'CANCELLED') v1d.push(`task ${t.id} "${t.title}" (${t.status}) asked for ${a.plan}: no plan`);
-    else if (t.plan !== null && t.plan !== a.plan && !t.title.startsWith('Follow-up:')) v1d.push(`task ${t.id} "${t.title}" asked for ${a.plan}: planned ${t.plan}`);
+    else if (t.plan !== null && t.plan !== a.plan && !t.next_round) v1d.push(`task ${t.id} "${t.title}" asked for ${a.plan}: planned ${t.plan}`);
   }
   check('every task planned the work asked for', expected.asked.length, v1d);
 

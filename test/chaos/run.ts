@@ -210,7 +210,7 @@ async function main(): Promise<number> {
     `SELECT COALESCE(substring(c.reason from 'offline plan [(](.*)[)]'), 'no plan') AS k, count(*)::int AS n
        FROM tasks t LEFT JOIN task_checklists c ON c.task_id = t.id AND c.version = 1 WHERE t.workspace_id = $1::uuid GROUP BY 1 ORDER BY 1`,
   );
-  const followUps = (await q1<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE workspace_id = $1::uuid AND title LIKE 'Follow-up:%'`)).n;
+  const followUps = (await q1<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE workspace_id = $1::uuid AND previous_round_id IS NOT NULL`)).n;
   const jobsBy = await counts(`SELECT status::text AS k, count(*)::int AS n FROM generation_jobs WHERE workspace_id = $1::uuid GROUP BY 1 ORDER BY 1`);
   const jobsKind = await counts(`SELECT kind::text AS k, count(*)::int AS n FROM generation_jobs WHERE workspace_id = $1::uuid GROUP BY 1 ORDER BY 1`);
   const approvalsBy = await counts(`SELECT kind::text || ':' || status::text AS k, count(*)::int AS n FROM approvals WHERE workspace_id = $1::uuid GROUP BY 1 ORDER BY 1`);
@@ -220,7 +220,7 @@ async function main(): Promise<number> {
   const line = (o: Record<string, unknown>) => Object.entries(o).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
   console.log(`\n=== chaos run, seed ${SEED}, ${QUICK ? 'quick' : 'full'}: ${((Date.now() - T0) / 1000).toFixed(0)} s ===`);
   console.log(`tasks: ${rows.length ? Object.values(tasksBy).reduce((a, b) => a + b, 0) : 0} (${line(tasksBy)}); asked ${p.requests} (${line(p.outcomes)}; clarifications answered ${p.clarifyAnswered})`);
-  console.log(`plans: ${line(plans)}; follow-up tasks (a request routed to an ended task) ${followUps}`);
+  console.log(`plans: ${line(plans)}; next rounds (a request routed to an ended task) ${followUps}`);
   console.log(`jobs: ${line(jobsBy)} — by kind: ${line(jobsKind)}`);
   console.log(`kills: ${chaos.kills.length} (${line(killsBy)}); worker kills holding turns: ${chaos.kills.filter((k) => k.held.length).length}, turns held ${recovery.held}; takeovers (TURN_STARTED takeover) ${takeovers}`);
   console.log(`reconnects: ${subs.map((s) => `${s.name} ${s.reconnects} (${s.sessions.length} sessions)`).join(', ')}; events streamed ${streams.events}, stored ${rows.length}`);

@@ -30,7 +30,10 @@ export function TaskList({ tasks, selected, select, error }: { tasks: TaskRef[];
                 data-status={t.status}
               >
                 <span className="task-item-top">
-                  <span className="task-title">{t.title}</span>
+                  <span className="task-title">
+                    {t.title}
+                    {t.round > 1 && <span className="muted round-mark"> · round {t.round}</span>}
+                  </span>
                   <span className={`status small status-${t.status.toLowerCase()}`}>{statusWord(t.status)}</span>
                 </span>
                 <span className="task-item-meta">

@@ -8,6 +8,7 @@ import { timeAgo, useGql, useThrottled } from '../lib/hooks';
 import { statusWord, type MilestoneContext } from '../lib/timeline';
 import { useTaskEvents } from '../lib/useTaskEvents';
 import { ApprovalCard, type Thumb } from './ApprovalCard';
+import { TaskRounds } from './TaskRounds';
 import { TaskSignals as Signals } from './TaskSignals';
 import { TaskTimeline as Timeline } from './TaskTimeline';
 
@@ -148,7 +149,10 @@ export function TaskPanel({ taskId }: { taskId: string }) {
     <article className="task-panel" aria-labelledby="task-h" data-testid="task-panel" data-status={task.status}>
       <header className="task-head">
         <div>
-          <h2 id="task-h">{task.title}</h2>
+          <h2 id="task-h">
+            {task.title}
+            {task.round > 1 && <span className="muted round-mark"> · round {task.round}</span>}
+          </h2>
           <p className="goal" title={task.goal}>{readable(task.goal, jobIds)}</p>
         </div>
         <span className={`status status-${task.status.toLowerCase()}`} data-testid="task-status">
@@ -207,6 +211,7 @@ export function TaskPanel({ taskId }: { taskId: string }) {
           <p className="muted">Nothing generated yet.</p>
         )}
       </section>
+      <TaskRounds rounds={task.rounds} current={task.round} />
       <div className="panel-grid">
         <section aria-labelledby="checklist-h" className="checklist">
           <h3 id="checklist-h">Checklist</h3>

@@ -16,6 +16,10 @@ const OUTCOME: Record<string, string> = {
   NEW_TASK: 'new task',
 };
 
+/** Finished work a message may still be moved to (its line goes on in a next round). */
+const RECENT_MS = 30 * 24 * 3600_000;
+const recentlyFinished = (t: TaskRef) => Date.now() - Date.parse(t.updatedAt) < RECENT_MS;
+
 export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (id: string) => void }) {
   const session = useSession();
   const { data, error, reload } = useGql(ThreadDoc, { workspaceId: session.workspaceId }, session.workspaceId);
@@ -133,10 +137,11 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
                           Move to…
                         </option>
                         {tasks
-                          .filter((t) => t.id !== m.route?.task?.id && !t.isTerminal)
+                          .filter((t) => t.id !== m.route?.task?.id && (!t.isTerminal || recentlyFinished(t)))
                           .map((t) => (
                             <option key={t.id} value={t.id}>
-                              {t.title}
+                              {/* Moving a message to finished work starts its next round. */}
+                              {t.isTerminal ? `${t.title} (finished: starts round ${t.round + 1})` : t.title}
                             </option>
                           ))}
                       </select>

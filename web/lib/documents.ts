@@ -49,6 +49,7 @@ export const TasksDoc = graphql(`
             statusReason
             kind
             isTerminal
+            round
             updatedAt
             lastEventSeq
             ledger { chargedCents heldCents outstandingCents }
@@ -97,7 +98,23 @@ export const TaskDoc = graphql(`
       ledger { chargedCents heldCents releasedCents outstandingCents }
       jobs { id kind status progress prompt quoteCents error createdAt completedAt files { name mime width height bytes } }
       approvals(first: 30) { edges { node { ...WebApproval } } }
+      round
+      rounds { ...WebRound }
     }
+  }
+`);
+
+/** A round of a line of work, with its results (the task panel shows the earlier rounds). */
+export const RoundFields = graphql(`
+  fragment WebRound on Task {
+    id
+    round
+    goal
+    status
+    statusReason
+    summary
+    endedAt
+    jobs { id kind status prompt createdAt files { name mime width height } }
   }
 `);
 

@@ -36,6 +36,8 @@ export function milestone(e: TaskEventView, ctx: MilestoneContext = {}): Milesto
   const m = (text: string, tone: Milestone['tone'] = 'info'): Milestone => ({ seq: e.seq, at: e.occurredAt, text, tone });
   switch (e.type) {
     case 'TASK_CREATED':
+      // A next round of a line of work says so: it continues the earlier rounds' results.
+      if (Number(p.round) > 1) return m(`Round ${str(p.round)} started: continues the earlier round${Number(p.round) > 2 ? 's' : ''}`);
       return m(`Task started${str(p.title) ? `: ${clip(str(p.title))}` : ''}`);
     case 'MESSAGE_RECEIVED':
       return m(`${who === 'Atelier' ? 'A message' : `${who}:`} “${clip(str(p.text) || 'message')}”`, 'you');

@@ -8,6 +8,7 @@ import { listTaskJobs } from '../../services/generation/list-task-jobs.ts';
 import { encodeKeyset } from '../../services/keyset.ts';
 import { ledgerByDay } from '../../services/ledger/ledger-by-day.ts';
 import { taskLedger } from '../../services/ledger/task-ledger.ts';
+import { lineIdOf } from '../../services/tasks/task-line.ts';
 import { listChangeNotices } from '../../services/objects/change-notices.ts';
 import { builder } from '../builder.ts';
 import { ApprovalStatusEnum } from '../enums/approval-status.ts';
@@ -24,6 +25,7 @@ import {
   LedgerDayRef,
   LedgerSummaryRef,
   TaskCostRef,
+  TaskLineRef,
   TaskRef,
   TurnRef,
   UserRef,
@@ -48,6 +50,37 @@ builder.node(TaskRef, {
       type: TaskRef,
       nullable: true,
       resolve: (task, _a, ctx) => (task.mergedIntoId ? ctx.loaders.task.load(task.mergedIntoId) : null),
+    }),
+    round: t.exposeInt('round', {
+      description: 'Which round of its line of work this task is: 1 for the first. A change asked for after a round ended starts the next round.',
+    }),
+    previousRound: t.field({
+      type: TaskRef,
+      nullable: true,
+      description: 'The round this one continues (null on a first round).',
+      resolve: (task, _a, ctx) => (task.previousRoundId ? ctx.loaders.task.load(task.previousRoundId) : null),
+    }),
+    nextRound: t.field({
+      type: TaskRef,
+      nullable: true,
+      description: 'The round that continued this one, once a change was asked for after it ended.',
+      resolve: async (task, _a, ctx) => (await ctx.loaders.lineRounds.load(lineIdOf(task))).find((r) => r.previousRoundId === task.id) ?? null,
+    }),
+    rounds: t.field({
+      type: [TaskRef],
+      description: "Every round of the task's line of work, first to latest (just this task while it has no other round).",
+      resolve: async (task, _a, ctx) => {
+        const rounds = await ctx.loaders.lineRounds.load(lineIdOf(task));
+        return rounds.length ? rounds : [task];
+      },
+    }),
+    line: t.field({
+      type: TaskLineRef,
+      description: 'The line of work this task is a round of.',
+      resolve: async (task, _a, ctx) => {
+        const rounds = await ctx.loaders.lineRounds.load(lineIdOf(task));
+        return { id: lineIdOf(task), rounds: rounds.length ? rounds : [task] };
+      },
     }),
     statusReason: t.exposeString('statusReason', { nullable: true }),
     isTerminal: t.boolean({ resolve: (task) => isTerminal(task.status) }),

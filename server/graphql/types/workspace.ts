@@ -42,11 +42,15 @@ builder.node(WorkspaceRef, {
     }),
     tasks: t.connection({
       type: TaskRef,
-      description: 'Tasks, newest first.',
+      description: 'Tasks, newest first; a line of work once, as its latest round.',
       args: {
         statuses: t.arg({ type: [TaskStatusEnum], required: false }),
         includeLightweight: t.arg.boolean({ required: false, description: 'Also list lightweight (one-off) tasks.' }),
         includeArchived: t.arg.boolean({ required: false }),
+        allRounds: t.arg.boolean({
+          required: false,
+          description: 'List every round of a line of work; by default a line is listed once, as its latest round (Task.rounds has the others).',
+        }),
       },
       resolve: (w, args, ctx) =>
         cursorConnection(
@@ -56,6 +60,7 @@ builder.node(WorkspaceRef, {
               statuses: args.statuses ?? null,
               includeLightweight: args.includeLightweight ?? false,
               includeArchived: args.includeArchived ?? false,
+              allRounds: args.allRounds ?? false,
             }),
         ),
     }),

@@ -2,8 +2,8 @@
 // volatility so that each request starts with the longest possible unchanged prefix of the previous
 // one (what providers cache):
 //   1. stable prefix: system rules (+ the tool definitions, bound separately), the memory profile
-//      snapshot, capabilities and guides, the task brief — no timestamps, ids of this call or other
-//      volatile values;
+//      snapshot, capabilities and guides, the task brief and, on a next round of a line of work, the
+//      earlier rounds — no timestamps, ids of this call or other volatile values;
 //   2. summaries of older history (compaction.ts: stage-2 paragraphs, stage-3 summaries);
 //   3. the steps since: decisions and tool results, with the inbox items and change notices each
 //      step consumed (large outputs of older steps elided, stage 1);
@@ -17,10 +17,14 @@ import { canonicalJson } from '../../channel/payload.ts';
 import { LANGUAGE_NAMES, type LanguageCode } from '../../domain/language.ts';
 import type { Decision, HistoryInbox, HistoryNotice, HistoryStep } from '../../domain/history.ts';
 import { renderChecklist, type Checklist } from '../../domain/checklist.ts';
+import { renderEarlierRounds, type RoundsContext } from '../../domain/rounds.ts';
 import { compactView, DEFAULT_CONTEXT_OPTIONS, type CompactionRecord, type ContextOptions } from '../../domain/compaction.ts';
 import { relevantGuides } from '../capabilities.ts';
 import type { TaskState } from '../task-state.ts';
 import { WORKER_SYSTEM_PROMPT } from './prompt.ts';
+
+/** What a request's brief is rendered from; `inherited` only on a next round of a line of work. */
+export type TaskBrief = { title: string; goal: string; language: string | null; inherited?: RoundsContext | null };
 
 /** State that changes while the task runs; sent as the last message of each request (cache-friendly). */
 export type TaskDynamics = {
@@ -114,7 +118,7 @@ function noticeMessages(notices: HistoryNotice[]): HumanMessage[] {
  * before a recorded step and must get the recorded request back.
  */
 export function assembleWorkerInput(
-  task: { title: string; goal: string; language: string | null },
+  task: TaskBrief,
   steps: HistoryStep[],
   consumed: HistoryInbox[],
   fresh: HistoryInbox[],
@@ -137,6 +141,9 @@ export function assembleWorkerInput(
           : ''),
     ),
   ];
+  // A next round of a line of work: the earlier rounds, frozen when it started (stable prefix).
+  const earlier = renderEarlierRounds(task.inherited);
+  if (earlier) messages.push(new HumanMessage(earlier));
   if (summaries.length) messages.push(new HumanMessage(`[earlier in this task]\n${summaries.join('\n')}`));
   for (const s of steps) {
     for (const i of consumed) if (i.consumedTurnId === s.turnId && i.consumedStep === s.index) messages.push(inboxMessage(i));
@@ -161,7 +168,7 @@ export function assembleWorkerInput(
 
 /** Everything a request is rendered from, loaded once per step (the engine renders it again after each compaction). */
 export type ContextInputs = {
-  task: { title: string; goal: string; language: string | null };
+  task: TaskBrief;
   steps: HistoryStep[];
   inbox: HistoryInbox[];
   consumed: HistoryInbox[];

@@ -9,7 +9,7 @@ import type { Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import type { Deps } from '../deps.ts';
 import { detectLanguage, nextTaskLanguage, type LanguageCode } from '../../domain/language.ts';
-import { isTerminal, type TaskStatus } from '../../domain/task-status.ts';
+import type { TaskStatus } from '../../domain/task-status.ts';
 import { ensureTurn } from '../../store/turns.ts';
 import type { RouteDecision } from '../../routing/types.ts';
 import { enqueueMemoryExtraction } from '../memory/jobs.ts';
@@ -19,6 +19,7 @@ import { parseInput } from '../validate.ts';
 import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '../../store/idempotency.ts';
 import { answerInThread } from './answer.ts';
 import { routeMessage } from './route-message.ts';
+import { continueLine } from '../tasks/next-round.ts';
 
 export const SendMessageInput = z.object({
   workspaceId: z.string().uuid(),
@@ -184,17 +185,9 @@ async function applyDecision(
       return { ...none, cardId: card.id, replyId: reply.id };
     }
     case 'EXISTING_TASK': {
-      const task = await tx.task.findUniqueOrThrow({ where: { id: d.taskId! } });
-      if (task.archivedAt || isTerminal(task.status)) {
-        // Validation before execution: an ended or archived task is not silently written to; the
-        // message starts a follow-up task that carries the old one's outcome as context.
-        return createTask(deps, tx, emit, viewer, input, {
-          title: `Follow-up: ${task.title}`.slice(0, 200),
-          goal: `${input.text}\n\n(Continues "${task.title}": ${task.summary || task.goal})`.slice(0, 10_000),
-          kind: 'PERSISTENT',
-          language: knownLanguage(nextTaskLanguage((task.language as LanguageCode | null) ?? null, input.text)),
-        });
-      }
+      // An ended or archived task is not written to: its line of work goes on in its latest live
+      // round, or in a next round started for this message (services/tasks/next-round.ts).
+      const task = await continueLine(tx, emit, viewer, await tx.task.findUniqueOrThrow({ where: { id: d.taskId! } }), { id: input.messageId, text: input.text });
       const item = await deliver(tx, task, viewer, input);
       const next = nextTaskLanguage((task.language as LanguageCode | null) ?? null, input.text);
       const language = next === 'und' ? task.language : next;

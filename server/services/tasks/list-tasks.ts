@@ -14,7 +14,7 @@ export async function listTasks(
   viewer: Viewer,
   workspaceId: string,
   page: TaskPage,
-  filter: { statuses?: TaskStatus[] | null; includeLightweight?: boolean; includeArchived?: boolean } = {},
+  filter: { statuses?: TaskStatus[] | null; includeLightweight?: boolean; includeArchived?: boolean; allRounds?: boolean } = {},
 ) {
   requireWorkspace(viewer, workspaceId, 'read');
   // Newest first: "after" walks towards older tasks, "before" towards newer ones.
@@ -28,6 +28,8 @@ export async function listTasks(
       // The task list shows persistent, unarchived work unless asked otherwise.
       ...(filter.includeLightweight ? {} : { kind: 'PERSISTENT' as const }),
       ...(filter.includeArchived ? {} : { archivedAt: null }),
+      // A line of work is listed once, as its latest round (the earlier rounds have a next round).
+      ...(filter.allRounds ? {} : { nextRound: { is: null } }),
       AND: and,
     },
     orderBy: page.inverted

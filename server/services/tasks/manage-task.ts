@@ -8,6 +8,7 @@ import { badInput, conflict, notFound } from '../../errors.ts';
 import { ensureTurn } from '../../store/turns.ts';
 import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts';
 import { loadTaskFor } from './load-task.ts';
+import { continueLine } from './next-round.ts';
 
 export async function archiveTask(deps: Deps, viewer: Viewer, taskId: string, archived: boolean) {
   await loadTaskFor(deps.prisma, viewer, taskId, 'write');
@@ -69,18 +70,23 @@ export async function mergeTasks(deps: Deps, viewer: Viewer, sourceId: string, t
 }
 
 /**
- * Corrects a routing decision: the message is delivered to `taskId` instead. The old decision is
- * kept (superseded) and the new one records who corrected it. An unread copy in the wrong task is
- * withdrawn; if the wrong task already read it, its journal says the message was re-routed.
+ * Corrects a routing decision: the message is delivered to `taskId` instead — to its line's next
+ * round when that task has ended (next-round.ts). The old decision is kept (superseded) and the new
+ * one records who corrected it. An unread copy in the wrong task is withdrawn; if the wrong task
+ * already read it, its journal says the message was re-routed.
  */
 export async function rerouteMessage(deps: Deps, viewer: Viewer, messageId: string, taskId: string) {
   const message = await deps.prisma.message.findFirst({ where: { id: messageId, role: 'USER', thread: { userId: viewer.userId } } });
   if (!message || !viewer.memberships.has(message.workspaceId)) throw notFound('Message');
-  const target = await loadTaskFor(deps.prisma, viewer, taskId, 'write');
-  if (target.workspaceId !== message.workspaceId) throw notFound('Task');
+  const chosen = await loadTaskFor(deps.prisma, viewer, taskId, 'write');
+  if (chosen.workspaceId !== message.workspaceId) throw notFound('Task');
   if (message.taskId === taskId) throw conflict('The message is already with this task');
-  if (isTerminal(target.status) || target.archivedAt) throw conflict('The chosen task has ended or is archived: pick another or start a new one');
   const { value } = await transactWithEvents(deps, async (tx, emit) => {
+    // A finished (or archived) task's line of work takes the message: its live latest round, or a
+    // next round started for this message (next-round.ts); the finished rounds are not written to.
+    const target = await continueLine(tx, emit, viewer, chosen, { id: messageId, text: message.text });
+    const taskId = target.id;
+    if (message.taskId === taskId) throw conflict('The message is already with this task');
     const ids = [taskId, ...(message.taskId ? [message.taskId] : [])].sort();
     for (const id of ids) await lockTask(tx, id);
     const actor = { kind: 'USER' as const, id: viewer.userId };

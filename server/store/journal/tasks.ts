@@ -2,10 +2,15 @@
 // store/tasks/apply-transition.ts). Writes run in the runtime's transactions with the task row
 // already locked, so read-modify-write sequences here (the progress mark) cannot interleave.
 import type { Db, Tx } from '../../db/client.ts';
+import type { RoundsContext } from '../../domain/rounds.ts';
 
-/** The brief a request starts with: title, goal and the language to reply in. */
-export async function readTaskBrief(db: Db, taskId: string): Promise<{ title: string; goal: string; language: string | null }> {
-  return db.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true, language: true } });
+/**
+ * The brief a request starts with: title, goal, the language to reply in, and for a next round what
+ * it inherited from the earlier rounds of its line (frozen at its creation, domain/rounds.ts).
+ */
+export async function readTaskBrief(db: Db, taskId: string): Promise<{ title: string; goal: string; language: string | null; inherited: RoundsContext | null }> {
+  const t = await db.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true, language: true, inherited: true } });
+  return { title: t.title, goal: t.goal, language: t.language, inherited: (t.inherited as RoundsContext | null) ?? null };
 }
 
 /**

@@ -7,6 +7,7 @@ import { parseChecklist, type Item } from './checklist.ts';
 import { classify } from './classify.ts';
 import { CHANGE, isUserText, safeJson, TAG } from './conversation.ts';
 import { documentText, writtenDocument, type DocResult } from './documents.ts';
+import { earlierCandidates, earlierReference, parseEarlierRounds, planNextRound } from './rounds.ts';
 import { documentKind, isCandidateStep, localizedPlan, offlineTexts } from './texts.ts';
 
 export type FlowCall = { name: string; args: Record<string, unknown> };
@@ -36,12 +37,15 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
   const goal = (brief.match(/^Goal: (.*)$/m)?.[1] ?? '').trim();
   const revisions = texts.filter((m) => m.type === 'human' && (/^\[revise from the user\]/.test(m.text) || (isUserText(m.text) && CHANGE.test(m.text))));
   const direction = revisions.length ? revisions.at(-1)!.text.replace(/^\[[^\]]+\]\s*/, '') : null;
+  // A next round of a line of work: the earlier rounds, and what this round's request changes.
+  const earlier = parseEarlierRounds(texts.find((m) => m.type === 'human' && m.text.startsWith('[earlier rounds]'))?.text ?? '');
 
   // 1. No plan yet: plan one from the request, if the rules recognise it.
   if (!items || items.length === 0) {
     if (toolResults.some((r) => r?.status === 'FAILED')) return null; // the plan was refused: answer plainly
     // The user's first message (the goal) says what is asked; the title and later words if it does not.
-    const plan = classify(goal) ?? classify(subject) ?? classify(userWords.join(' '));
+    // A next round plans only its change (./rounds.ts), from the earlier rounds' results.
+    const plan = (earlier?.length ? planNextRound(goal || userWords.join(' '), earlier) : null) ?? classify(goal) ?? classify(subject) ?? classify(userWords.join(' '));
     if (!plan) return null;
     return {
       content: `${TAG} Planning: ${plan.kind.replace(/-/g, ' ')}, from fixed rules.`,
@@ -94,7 +98,7 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     .map((r) => r!.choiceLabel ?? r!.choice)
     .at(-1);
   const style = chosen ? ` — in the look of ${chosen}` : '';
-  const dir = direction ? ` — ${direction}` : '';
+  const dir = direction ? ` — ${direction}` : earlier?.length && goal ? ` — ${goal}` : '';
 
   if (GENERATION.has(first.kind)) {
     // This step and the open generation steps right after it (no checkpoint between) go together.
@@ -113,8 +117,9 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
         const variant = i.count > 1 ? ` (variant ${i.results.length + k + 1} of ${i.count})` : '';
         // Consistency: a later generation starts from the pick of the latest earlier checkpoint (the
         // chosen candidate), else from the latest earlier result (e.g. the cat photo).
-        const earlier = [...items].reverse().filter((p) => p.n < i.n && p.results.length);
-        const ref = (earlier.find((p) => p.kind === 'CHECKPOINT') ?? earlier.find((p) => GENERATION.has(p.kind)))?.results[0];
+        const before = [...items].reverse().filter((p) => p.n < i.n && p.results.length);
+        // A next round's step starts from the earlier result it revises (or the earlier pick).
+        const ref = (before.find((p) => p.kind === 'CHECKPOINT') ?? before.find((p) => GENERATION.has(p.kind)))?.results[0] ?? (earlier ? (earlierReference(earlier, i) ?? undefined) : undefined);
         calls.push({
           name: TOOL_FOR[i.kind]!,
           args: { prompt: `${subject}: ${i.title}${variant}${style}${dir}`.slice(0, 4000), checklistItemId: i.id, ...(ref ? { referenceId: ref } : {}) },
@@ -124,7 +129,8 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     if (calls.length) return { content: `${TAG} Generating ${batch.map((i) => i.title).join(', ')}.`, calls };
   }
   if (first.kind === 'CHECKPOINT') {
-    const candidates = [...items].reverse().find((i) => i.n < first.n && GENERATION.has(i.kind) && i.results.length >= 2);
+    // A pick left open by an earlier round that ended is made among that round's candidates.
+    const candidates = [...items].reverse().find((i) => i.n < first.n && GENERATION.has(i.kind) && i.results.length >= 2) ?? (earlier ? earlierCandidates(earlier) : null);
     if (candidates) {
       return {
         content: TAG,

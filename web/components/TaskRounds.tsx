@@ -1,0 +1,60 @@
+'use client';
+import type { WebRoundFragment } from '../gql/graphql';
+import { statusWord } from '../lib/timeline';
+
+const fileUrl = (name: string) => `/files/${encodeURIComponent(name)}`;
+
+/**
+ * The other rounds of a task's line of work: each earlier round with what it was asked, how it ended
+ * and its results; a later round, when this one was continued.
+ */
+export function TaskRounds({ rounds, current }: { rounds: WebRoundFragment[]; current: number }) {
+  const earlier = rounds.filter((r) => r.round < current).reverse();
+  const later = rounds.filter((r) => r.round > current);
+  if (!earlier.length && !later.length) return null;
+  return (
+    <section aria-labelledby="rounds-h" className="rounds-section" data-testid="rounds">
+      <h3 id="rounds-h">Earlier rounds</h3>
+      {later.length > 0 && (
+        <p className="muted" data-testid="continued-in">
+          Continued in round {later.at(-1)!.round} ({statusWord(later.at(-1)!.status)}).
+        </p>
+      )}
+      {earlier.map((r) => {
+        const made = r.jobs.filter((j) => j.status === 'SUCCEEDED' && j.files[0]).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+        return (
+          <details key={r.id} className="round" data-testid="round" data-round={r.round} data-status={r.status} open={r.round === current - 1}>
+            <summary>
+              Round {r.round} · {statusWord(r.status)} — “{r.goal.length > 90 ? `${r.goal.slice(0, 89)}…` : r.goal}”
+            </summary>
+            {r.summary && <p className="summary">{r.summary.replace(/\b(?:job|object):[0-9a-f-]{36}\b/g, 'a result')}</p>}
+            {r.status !== 'COMPLETED' && r.statusReason && <p className="muted">{r.statusReason}</p>}
+            {made.length ? (
+              <div className="artifacts">
+                {made.map((j, k) => {
+                  const f = j.files[0]!;
+                  return (
+                    <figure key={j.id} className="artifact" data-testid="round-artifact">
+                      <div className="media">
+                        {f.mime.startsWith('image/') ? (
+                          <img src={fileUrl(f.name)} alt={`Round ${r.round}, result ${k + 1}: ${j.prompt}`} width={f.width ?? 256} height={f.height ?? 256} loading="lazy" />
+                        ) : (
+                          <a className="file-link" href={fileUrl(f.name)} download>
+                            {j.kind.toLowerCase()} · download
+                          </a>
+                        )}
+                      </div>
+                      <figcaption title={j.prompt}>Result {k + 1}</figcaption>
+                    </figure>
+                  );
+                })}
+              </div>
+            ) : (
+              <p className="muted">No results in this round.</p>
+            )}
+          </details>
+        );
+      })}
+    </section>
+  );
+}
