@@ -49,6 +49,14 @@ export const errorReasons = {
     codes: ['CONFLICT'],
     description: 'The object was deleted: it can no longer be edited, and deleting it again is refused.',
   },
+  APPROVAL_SUPERSEDED: {
+    codes: ['CONFLICT'],
+    description: 'The card was set aside by an instruction of the user that came first (a revision, added context or a message to the task; its note says which); the task asks again with a new card if it still needs to.',
+  },
+  CARD_ALREADY_ANSWERED: {
+    codes: ['CONFLICT'],
+    description: 'The card was already answered with another option (extensions.choice); an answer is final. Answering again with the same option returns the recorded answer.',
+  },
 } as const satisfies Record<string, { codes: readonly ErrorCode[]; description: string }>;
 export type ErrorReason = keyof typeof errorReasons;
 /** The reasons by name, for details such as `{ reason: ErrorReason.STALE_BASE_VERSION }`. */

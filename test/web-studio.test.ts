@@ -182,8 +182,20 @@ test('an ambiguous message gets a clarification card; one click answers it', asy
   const options = card.getByRole('button');
   assert.ok((await options.count()) >= 2, 'the candidates are offered');
   await shot(page, '08b-clarify');
+  const label = (await options.first().innerText()).trim();
+  const userMessages = async () => page.locator('[data-testid=message].msg-user .bubble').allInnerTexts();
+  const sentBefore = await userMessages();
   await options.first().click();
   await eventually(async () => await options.first().isDisabled(), 'the card is answered', 20_000);
+  // The answer sends only the choice: the message the card asked about goes to the task picked,
+  // and no message (or task) carries the button's label.
+  const asked = page.locator('[data-testid=message].msg-user').filter({ hasText: 'make that one blue' }).last();
+  await eventually(async () => /→/.test(await asked.getByTestId('route-chip').innerText()), 'the asked message shows its task', 20_000);
+  assert.deepEqual(await userMessages(), sentBefore, 'no message was added by the answer');
+  assert.equal(await prisma().message.count({ where: { text: label } }), 0, `no message "${label}"`);
+  const routed = await prisma().message.findFirstOrThrow({ where: { text: 'make that one blue' }, orderBy: { createdAt: 'desc' } });
+  assert.ok(routed.taskId, 'the message that raised the card went to a task');
+  assert.equal(await prisma().inboxItem.count({ where: { taskId: routed.taskId!, text: 'make that one blue' } }), 1);
 });
 
 test('responsive: on a phone-sized screen nothing overflows sideways', async () => {

@@ -35,6 +35,7 @@ export const mutationPolicy: Readonly<Record<string, MutationRule>> = {
   signalTask: write,
   editChecklist: write,
   sendMessage: write,
+  answerCard: write,
   withdrawMessage: write,
   replaceMessage: write,
   rerouteMessage: write,

@@ -4,7 +4,7 @@
 // approval overrides. The model never appears here: only a person's recorded decision counts.
 
 export type AutonomyLevel = 'MANUAL' | 'SUPERVISED' | 'AUTONOMOUS';
-export type ApprovalStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'CANCELLED';
+export type ApprovalStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'CANCELLED' | 'SUPERSEDED';
 
 export type PaidActionContext = {
   quoteCents: number;
@@ -39,6 +39,8 @@ export type PaidActionDecision =
   | { kind: 'proceed'; approvedBy: 'rules' | 'person' }
   | { kind: 'ask'; reasons: ApprovalReason[]; pendingId: string | null }
   | { kind: 'rejected'; approvalId: string }
+  /** The person answered with a new instruction instead: this action is not taken; the model re-decides. */
+  | { kind: 'superseded'; approvalId: string }
   | { kind: 'budget-exceeded'; reason: string };
 
 const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -54,6 +56,7 @@ export function decidePaidAction(c: PaidActionContext): PaidActionDecision {
   }
   if (c.existing?.status === 'APPROVED') return { kind: 'proceed', approvedBy: 'person' };
   if (c.existing?.status === 'REJECTED' || c.existing?.status === 'CANCELLED') return { kind: 'rejected', approvalId: c.existing.id };
+  if (c.existing?.status === 'SUPERSEDED') return { kind: 'superseded', approvalId: c.existing.id };
 
   const reasons: ApprovalReason[] = [];
   const withinPlan = c.approvedBudgetCents !== null && c.taskCommittedCents + c.quoteCents <= c.approvedBudgetCents;

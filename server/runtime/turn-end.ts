@@ -9,7 +9,8 @@ import { progressOf } from '../domain/checklist.ts';
 import { decideContinuation, deliverySummary } from '../domain/continuation.ts';
 import { requestApproval } from '../store/approvals/request-approval.ts';
 import { readChecklist } from '../store/checklist/write-checklist.ts';
-import { countUnreadInbox } from '../store/journal/inbox.ts';
+import { supersedeWaitingCards } from '../store/approvals/supersede.ts';
+import { countUnreadInbox, latestUnreadFromUser } from '../store/journal/inbox.ts';
 import { closeTurn, countTurns, stopRunningTurn } from '../store/journal/leases.ts';
 import { readProgressMark, readTaskBrief, recordProgressMark, writeTaskSummary } from '../store/journal/tasks.ts';
 import { textsFor, type Texts } from '../domain/replies/texts.ts';
@@ -135,6 +136,16 @@ export async function endTurnInTx(
     // Waiting on external work: no turn is scheduled; the work's completion wakes the task. If a
     // result (or a message) already arrived while this turn ran, go on at once instead.
     const after = await moveTask(tx, emit, claim.taskId, taskStatus, 'wait', text);
+    // An instruction from the user that came while this turn ran (after its step had read the
+    // inbox) answers the card the turn has just filed: the card is set aside and the task goes on
+    // at once to read the instruction (supersede.ts requeues it).
+    const instruction = await latestUnreadFromUser(tx, claim.taskId);
+    if (instruction) {
+      const kind = instruction.kind === 'MESSAGE' ? 'MESSAGE' : (instruction.signal as 'REVISE' | 'ADD_CONTEXT');
+      const actor = { kind: 'USER' as const, id: instruction.authorUserId };
+      const set = await supersedeWaitingCards(tx, emit, rt.scheduler, { taskId: claim.taskId, actor, instruction: { kind, text: instruction.text ?? '', inboxItemId: instruction.id } });
+      if (set.length) return how;
+    }
     const unread = await countUnreadInbox(tx, claim.taskId);
     const pending = await countLiveJobs(tx, claim.taskId);
     // A pending approval is resolved by a person, whose decision requeues the task; going on now

@@ -1,6 +1,5 @@
 // Set-up shared by the hostile-input tests: two tasks, a message (evidence, memory), a document, a
 // flow and a pending approval in one workspace, a task in another, and the schema introspected.
-import { randomUUID } from 'node:crypto';
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { extractPending } from '../../server/services/memory/extract-memories.ts';
 import { startTestApp } from '../helpers/app.ts';
@@ -39,6 +38,12 @@ export async function setUpHostile(): Promise<void> {
   const memory = await p.memory.findFirstOrThrow({ where: { workspaceId: t.a.workspaceId } });
   const evidence = await p.memoryEvidence.findFirstOrThrow({ where: { workspaceId: t.a.workspaceId } });
   const checklistVersion = (await ok(`query($id: ID!) { task(id: $id) { checklist { version } } }`, { id: task })).task.checklist?.version ?? 0;
+  // An open card in the owner's thread (a question about a message), for answerCard's valid call.
+  const threadId = Buffer.from(thread, 'base64').toString('utf8').split(':')[1]!;
+  const asked = await p.message.create({ data: { threadId, workspaceId: t.a.workspaceId, authorUserId: t.a.ownerId, role: 'USER', text: 'a poster for the fair' } });
+  const card = await p.card.create({
+    data: { workspaceId: t.a.workspaceId, threadId, messageId: asked.id, kind: 'CLARIFY', prompt: 'Which task is this for?', options: [{ id: 'new', label: 'Start a new task', taskId: null, action: 'create' }] },
+  });
   const seeds = {
     Workspace: wsGid,
     Task: task,
@@ -51,7 +56,7 @@ export async function setUpHostile(): Promise<void> {
     MemoryEvidence: toGlobalId('MemoryEvidence', evidence.id),
     Thread: thread,
     User: toGlobalId('User', t.a.ownerId),
-    Card: randomUUID(), // cards are answered by raw id; none is open, so any card action fails anyway
+    Card: card.id, // cards are answered by raw id
   };
   const intro = await ok(getIntrospectionQuery());
   setSeeded({ seeds, otherWorkspaceTask, checklistVersion, schema: buildClientSchema(intro as IntrospectionQuery) });

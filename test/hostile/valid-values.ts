@@ -49,6 +49,7 @@ function validOverrides(): Record<string, () => unknown> {
     'ChecklistItemInput.title': () => 'Draft the poster',
     'SignalTaskInput.signal': () => 'PAUSE',
     'ResolveApprovalInput.decision': () => 'REJECT',
+    'AnswerCardInput.optionId': () => 'new',
     'CorrectMemoryInput.value': () => 'Berlin',
     'Mutation.archiveTask.archived': () => true,
     'UpdateTaskInput.title': () => 'Autumn poster, final',
@@ -56,7 +57,7 @@ function validOverrides(): Record<string, () => unknown> {
 }
 
 /** Optional input fields a valid call needs anyway (an update with nothing to update is refused). */
-const ALSO_SET: Record<string, string[]> = { UpdateTaskInput: ['title'] };
+const ALSO_SET: Record<string, string[]> = { UpdateTaskInput: ['title'], SendMessageInput: ['text'] };
 
 export function validValue(type: GraphQLInputType, coord: string, name: string, fieldType?: string): unknown {
   const o = validOverrides()[coord];

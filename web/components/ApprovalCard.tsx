@@ -37,7 +37,11 @@ export function ApprovalCard({ approval, thumbFor, onResolved }: { approval: Web
       onResolved();
     } catch (e) {
       if (e instanceof ApiError && e.code === 'CONFLICT') {
-        setError('This was already decided (perhaps in another window). Showing the current state.');
+        setError(
+          e.extensions.reason === 'APPROVAL_SUPERSEDED'
+            ? `${e.message}.`
+            : 'This was already decided (perhaps in another window). Showing the current state.',
+        );
         onResolved();
       } else setError(describeError(e));
     } finally {
@@ -133,7 +137,13 @@ export function ApprovalCard({ approval, thumbFor, onResolved }: { approval: Web
       )}
       {!pending && (
         <p className="resolved" data-testid="approval-resolved">
-          {approval.status === 'APPROVED' ? 'Approved' : approval.status === 'REJECTED' ? 'Declined' : 'Withdrawn'}
+          {approval.status === 'APPROVED'
+            ? 'Approved'
+            : approval.status === 'REJECTED'
+              ? 'Declined'
+              : approval.status === 'SUPERSEDED'
+                ? (approval.note ?? 'Set aside by your later instruction')
+                : 'Withdrawn'}
           {approval.choice ? ` — ${approval.options.find((o) => o.id === approval.choice)?.label ?? approval.choice}` : ''}
         </p>
       )}

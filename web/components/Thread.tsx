@@ -1,8 +1,8 @@
 'use client';
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { WebTasksQuery } from '../gql/graphql';
-import { describeError, newKey, request } from '../lib/client';
-import { RerouteDoc, SendMessageDoc, ThreadDoc } from '../lib/documents';
+import { ApiError, describeError, newKey, request } from '../lib/client';
+import { AnswerCardDoc, RerouteDoc, SendMessageDoc, ThreadDoc } from '../lib/documents';
 import { useBusVersion } from '../lib/bus';
 import { useGql, useSession, useThrottled } from '../lib/hooks';
 
@@ -42,17 +42,17 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;
   }, [messages.length]);
 
-  async function send(input: { text: string; cardAction?: { cardId: string; optionId: string } }) {
+  async function send(input: { text: string }) {
     setSending(true);
     setSendError(null);
     // The same key on a retry: a message is never sent twice.
     pendingKey.current ??= newKey();
     try {
       const r = await request(SendMessageDoc, {
-        input: { workspaceId: session.workspaceId, text: input.text, idempotencyKey: pendingKey.current, cardAction: input.cardAction ?? null },
+        input: { workspaceId: session.workspaceId, text: input.text, idempotencyKey: pendingKey.current },
       });
       pendingKey.current = null;
-      if (!input.cardAction) setText('');
+      setText('');
       atBottom.current = true;
       await reload();
       const taskId = r.sendMessage.task?.id ?? r.sendMessage.route.task?.id;
@@ -72,6 +72,28 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
     if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
       onSubmit(e);
+    }
+  }
+
+  // A card's answer sends only the choice: the server routes the message the card asked about (its
+  // own words, never the button's label). One key per card, kept across retries of the same click.
+  const answerKeys = useRef(new Map<string, string>());
+  async function answer(cardId: string, optionId: string) {
+    setSending(true);
+    setSendError(null);
+    const key = answerKeys.current.get(`${cardId}:${optionId}`) ?? newKey();
+    answerKeys.current.set(`${cardId}:${optionId}`, key);
+    try {
+      const r = await request(AnswerCardDoc, { input: { cardId, optionId, idempotencyKey: key } });
+      await reload();
+      const taskId = r.answerCard.task?.id ?? r.answerCard.route.task?.id;
+      if (taskId) selectTask(taskId);
+    } catch (e) {
+      // Answered meanwhile (another window): show the answer that stands.
+      if (e instanceof ApiError && e.code === 'CONFLICT') await reload();
+      setSendError(describeError(e));
+    } finally {
+      setSending(false);
     }
   }
 
@@ -165,7 +187,7 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
                       className={`btn ${card.choice === o.id ? 'primary' : 'secondary'}`}
                       aria-pressed={card.choice === o.id}
                       disabled={card.status !== 'OPEN' || sending}
-                      onClick={() => void send({ text: o.label, cardAction: { cardId: card.id, optionId: o.id } })}
+                      onClick={() => void answer(card.id, o.id)}
                     >
                       {o.label}
                     </button>

@@ -142,6 +142,17 @@ export const WorkspaceEventsSub = graphql(`
   }
 `);
 
+export const AnswerCardDoc = graphql(`
+  mutation WebAnswerCard($input: AnswerCardInput!) {
+    answerCard(input: $input) {
+      duplicate
+      card { id status choice }
+      route { outcome reason task { id title } }
+      task { id title }
+    }
+  }
+`);
+
 export const SendMessageDoc = graphql(`
   mutation WebSendMessage($input: SendMessageInput!) {
     sendMessage(input: $input) {

@@ -28,6 +28,9 @@ export function statusWord(s: string) {
   return STATUS_WORDS[s] ?? s.toLowerCase();
 }
 
+const CARD_WORDS: Record<string, string> = { PLAN: 'the plan card', CHECKPOINT: 'the question', PAID_ACTION: 'the price card' };
+const INSTRUCTION_WORDS: Record<string, string> = { REVISE: 'your revision', ADD_CONTEXT: 'the context you added', MESSAGE: 'your message' };
+
 export type MilestoneContext = { choiceLabel?: (approvalId: string, choice: string) => string | undefined };
 
 export function milestone(e: TaskEventView, ctx: MilestoneContext = {}): Milestone | null {
@@ -53,6 +56,14 @@ export function milestone(e: TaskEventView, ctx: MilestoneContext = {}): Milesto
       return m(`Needs your decision: ${clip(str(p.title) || 'approval')}`, 'warn');
     case 'APPROVAL_RESOLVED': {
       const d = str(p.status || p.decision);
+      if (d === 'SUPERSEDED') {
+        // The person's own instruction answered the card: say which card, and that the task goes on with it.
+        const instruction = (p.instruction ?? {}) as Record<string, unknown>;
+        const how = INSTRUCTION_WORDS[str(instruction.kind)] ?? 'your instruction';
+        const what = CARD_WORDS[str(p.kind)] ?? 'the open question';
+        const said = str(instruction.text);
+        return m(`Set aside ${what}: ${how}${said ? ` (“${clip(said, 80)}”)` : ''} came first — going on with it`, 'you');
+      }
       const choice = str(p.choice) ? (ctx.choiceLabel?.(str(p.approvalId), str(p.choice)) ?? str(p.choice)) : '';
       return m(`${d === 'REJECTED' ? 'Declined' : d === 'CANCELLED' ? 'Withdrawn' : 'Approved'}${choice ? `: ${clip(choice, 60)}` : ''}`, d === 'REJECTED' ? 'bad' : 'good');
     }

@@ -1,3 +1,14 @@
 import { builder } from '../builder.ts';
 
-export const ApprovalStatusEnum = builder.enumType('ApprovalStatus', { values: ['PENDING', 'APPROVED', 'REJECTED', 'CANCELLED'] as const });
+export const ApprovalStatusEnum = builder.enumType('ApprovalStatus', {
+  values: {
+    PENDING: { description: 'Waiting for a person.' },
+    APPROVED: { description: 'A person approved it (with the choice, for a card with options).' },
+    REJECTED: { description: 'A person declined it.' },
+    CANCELLED: { description: 'No longer needed (the task ended, or the limits changed so it needs no confirmation); the note says why.' },
+    SUPERSEDED: {
+      description:
+        'Set aside by an instruction of the user that came while it waited (a revision, added context or a message to the task); the note says which. The task reads the instruction and asks again with a new card if it still needs to. Final: resolving it is CONFLICT (APPROVAL_SUPERSEDED).',
+    },
+  } as const,
+});

@@ -1,26 +1,41 @@
+import { answerCard, sendCardAnswer } from '../../services/messages/answer-card.ts';
 import { sendMessage } from '../../services/messages/send-message.ts';
 import { withdrawOrReplaceMessage } from '../../services/messages/withdraw-message.ts';
 import { rerouteMessage } from '../../services/tasks/manage-task.ts';
 import { builder } from '../builder.ts';
 import { parseGlobalId, parseOptionalGlobalId } from '../ids.ts';
+import { AnswerCardInput } from '../inputs/answer-card-input.ts';
 import { SendMessageInput } from '../inputs/send-message-input.ts';
+import { AnswerCardPayload } from '../payloads/answer-card-payload.ts';
 import { MessagePayload } from '../payloads/message-payload.ts';
 import { SendMessagePayload } from '../payloads/send-message-payload.ts';
 
 builder.mutationFields((t) => ({
   sendMessage: t.field({
     type: SendMessagePayload,
-    description: 'Write in the main thread. Routed by code when it names a task, card or object; otherwise by the router.',
+    description: 'Write in the main thread. Routed by code when it names a task or object; otherwise by the router. (With cardAction it answers a card, as answerCard does.)',
     args: { input: t.arg({ type: SendMessageInput, required: true }) },
-    resolve: (_r, { input }, ctx) =>
-      sendMessage(ctx.deps, ctx.viewer, {
-        workspaceId: parseGlobalId(String(input.workspaceId), 'Workspace', 'input.workspaceId'),
-        text: input.text,
+    resolve: (_r, { input }, ctx) => {
+      const workspaceId = parseGlobalId(String(input.workspaceId), 'Workspace', 'input.workspaceId');
+      if (input.cardAction) {
+        const cardAction = { cardId: String(input.cardAction.cardId), optionId: input.cardAction.optionId };
+        return sendCardAnswer(ctx.deps, ctx.viewer, { workspaceId, text: input.text, cardAction, idempotencyKey: input.idempotencyKey });
+      }
+      return sendMessage(ctx.deps, ctx.viewer, {
+        workspaceId,
+        text: input.text ?? '',
         taskId: parseOptionalGlobalId(input.taskId, 'Task', 'input.taskId'),
         objectId: input.objectId ?? undefined,
-        cardAction: input.cardAction ? { cardId: String(input.cardAction.cardId), optionId: input.cardAction.optionId } : undefined,
         idempotencyKey: input.idempotencyKey,
-      }),
+      });
+    },
+  }),
+  answerCard: t.field({
+    type: AnswerCardPayload,
+    description:
+      'Answer a card of the main thread with one of its options. The choice applies to the message that raised the card: that message, with its own text, goes to the task picked or becomes a new task. No text is sent. Final: the same answer again returns the recorded one; another option is CONFLICT (CARD_ALREADY_ANSWERED).',
+    args: { input: t.arg({ type: AnswerCardInput, required: true }) },
+    resolve: (_r, { input }, ctx) => answerCard(ctx.deps, ctx.viewer, { cardId: String(input.cardId), optionId: input.optionId, idempotencyKey: input.idempotencyKey }),
   }),
   rerouteMessage: t.field({
     type: MessagePayload,

@@ -25,7 +25,8 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
     description:
       'Set the execution checklist for the task: ordered steps, each with a kind (IMAGE, VIDEO, AUDIO, MODEL_3D, DOCUMENT, CHECKPOINT, OTHER) and a count. ' +
       'Re-plan with the full list when the user changes direction: steps keep their progress by id. ' +
-      'The first plan of a task, and any plan that grows in paid results or cost, is shown to the user for approval before work goes on.',
+      'The first plan of a task, and any plan that grows in paid results or cost, is shown to the user for approval before work goes on. ' +
+      'Status SUPERSEDED: the user sent an instruction instead of deciding — read it and plan again.',
     input: z.object({
       items: z
         .array(
@@ -65,19 +66,36 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
         if (!grew) return { status: 'ACTIVE', version: checklist.version, estimateCents: est };
         // The budget asked for covers what is spent and what the open steps still need.
         const budget = committed + remainingCents(checklist.items);
-        const { approval } = await requestApproval(tx, emit, {
-          workspaceId: ctx.workspaceId,
-          taskId: ctx.taskId,
-          kind: 'PLAN',
-          requestKey: `plan:${ctx.taskId}:v${checklist.version}`,
-          // In the task's language, like every card a person reads.
-          title: approved ? t.changedPlanTitle(checklist.items.length, budget, committed) : t.planTitle(checklist.items.length, budget),
-          reasons: [{ code: 'PLAN_BUDGET', message: approved ? (t.lang === 'en' ? `Approval needed again: ${grew}.` : t.planReasonAgain) : t.planReasonNew }],
-          quoteCents: budget,
-          action: { type: 'PLAN', version: checklist.version, steps: checklist.items.map((i) => ({ id: i.id, title: i.title, kind: i.kind, count: i.count, estimateCents: i.estimateCents })) },
-          requestedBy: { kind: 'AGENT' },
-        });
+        const card = (requestKey: string) =>
+          requestApproval(tx, emit, {
+            workspaceId: ctx.workspaceId,
+            taskId: ctx.taskId,
+            kind: 'PLAN',
+            requestKey,
+            // In the task's language, like every card a person reads.
+            title: approved ? t.changedPlanTitle(checklist.items.length, budget, committed) : t.planTitle(checklist.items.length, budget),
+            reasons: [{ code: 'PLAN_BUDGET', message: approved ? (t.lang === 'en' ? `Approval needed again: ${grew}.` : t.planReasonAgain) : t.planReasonNew }],
+            quoteCents: budget,
+            action: {
+              type: 'PLAN',
+              version: checklist.version,
+              toolCallId: ctx.idempotencyKey,
+              steps: checklist.items.map((i) => ({ id: i.id, title: i.title, kind: i.kind, count: i.count, estimateCents: i.estimateCents })),
+            },
+            requestedBy: { kind: 'AGENT' },
+          });
+        let { approval } = await card(`plan:${ctx.taskId}:v${checklist.version}`);
+        const raisedBy = (approval.action as { toolCallId?: unknown }).toolCallId;
+        if (approval.status === 'SUPERSEDED' && typeof raisedBy === 'string' && raisedBy !== ctx.idempotencyKey) {
+          // The user's instruction set this version's card aside, and the model planned again after
+          // reading it with the same steps: the plan is asked about anew, with a card of this call.
+          ({ approval } = await card(`plan:${ctx.taskId}:v${checklist.version}:${ctx.idempotencyKey}`));
+        }
         if (approval.status === 'APPROVED') return { status: 'ACTIVE', version: checklist.version, estimateCents: est };
+        if (approval.status === 'SUPERSEDED') {
+          // Replayed after the user's instruction arrived instead of a decision: the next step reads it.
+          return { status: 'SUPERSEDED', version: checklist.version, estimateCents: est, approvalId: approval.id, note: `${approval.note ?? 'The user sent a new instruction instead.'} Plan again with it.` };
+        }
         if (approval.status !== 'PENDING') return { status: 'REJECTED', version: checklist.version, estimateCents: est, approvalId: approval.id, note: approval.note ?? 'The user did not approve this plan.' };
         return { status: 'AWAITING', version: checklist.version, estimateCents: est, approvalId: approval.id };
       });
@@ -123,7 +141,7 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
     domain: 'core',
     description:
       'Stop at a checkpoint and ask the user with a card: CONFIRM (go on?), CHOOSE (pick one of the options, e.g. candidate images by object id) or ADJUST (what to change). ' +
-      'The task waits; the answer comes back as this call\'s result. Use it instead of asking in prose.',
+      'The task waits; the answer comes back as this call\'s result (decision SUPERSEDED: the user sent an instruction instead — read it, and ask again if you still need to). Use it instead of asking in prose.',
     input: z
       .object({
         kind: z.enum(['CONFIRM', 'CHOOSE', 'ADJUST']),

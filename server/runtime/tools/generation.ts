@@ -15,7 +15,7 @@ import { textsFor } from '../../domain/replies/texts.ts';
 import { readTaskBrief } from '../../store/journal/tasks.ts';
 import { defineTool, type ToolDef } from './types.ts';
 
-const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'REJECTED'];
+const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'REJECTED', 'SUPERSEDED'];
 
 function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what: string): ToolDef {
   return defineTool({
@@ -23,7 +23,7 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
     domain: kind === 'IMAGE' ? 'image' : kind === 'VIDEO' ? 'video' : kind === 'AUDIO' ? 'audio' : '3d',
     description:
       `Generate ${what} from a prompt. Runs at a provider and takes a while: the task waits and resumes when it is done. ` +
-      'It costs money: above the workspace limits a person is asked first (you cannot approve it yourself). ' +
+      'It costs money: above the workspace limits a person is asked first (you cannot approve it yourself; status SUPERSEDED: the person sent an instruction instead, nothing was ordered). ' +
       'Set finishWhenDone when this single result is all the user asked for; set checklistItemId to the step it is for.',
     // Unknown keys (e.g. a model claiming `approved: true`) are stripped: only a person's recorded
     // decision approves anything.
@@ -103,6 +103,9 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
       if (o.kind === 'awaiting-approval') throw new AwaitingApproval(o.approvalId, `${what} (${(quote / 100).toFixed(2)} USD)`);
       if (o.kind === 'budget-exceeded') throw new BudgetExceeded(o.reason);
       if (o.kind === 'rejected') return { jobId: null, status: 'REJECTED', approvalId: o.approvalId, note: o.note ?? 'A person declined this paid action.' };
+      // The person sent an instruction instead of confirming the price: nothing was ordered; the
+      // next step reads the instruction and orders again (a new card) only if it still wants to.
+      if (o.kind === 'superseded') return { jobId: null, status: 'SUPERSEDED', approvalId: o.approvalId, note: o.note ?? 'The user sent a new instruction instead of confirming the price.' };
       throw new Error(`unexpected gate outcome ${o.kind}`);
     },
   });

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { notFound } from '../../errors.ts';
 import { afterKeyset, beforeKeyset, decodeKeyset } from '../keyset.ts';
 
-export type ApprovalStatusFilter = 'PENDING' | 'APPROVED' | 'REJECTED' | 'CANCELLED';
+export type ApprovalStatusFilter = 'PENDING' | 'APPROVED' | 'REJECTED' | 'CANCELLED' | 'SUPERSEDED';
 export type Page = { after?: string | null; before?: string | null; limit: number; inverted: boolean };
 
 export async function listApprovals(

@@ -10,7 +10,7 @@ import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import type { Deps } from '../deps.ts';
 import type { Prisma } from '../../db/generated/client.ts';
-import { badInput, conflict, forbidden, notFound } from '../../errors.ts';
+import { badInput, conflict, ErrorReason, forbidden, notFound } from '../../errors.ts';
 import { lockApproval } from '../../store/approvals/statements.ts';
 import { ensureTurn } from '../../store/turns.ts';
 import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts';
@@ -56,6 +56,13 @@ async function resolveApprovalUntraced(deps: Deps, viewer: Viewer, raw: z.input<
     await recordIdempotencyKey(tx, claim);
     if (approval.status !== 'PENDING') {
       if (approval.resolveKey === input.idempotencyKey && approval.status === status) return approval; // a retry
+      if (approval.status === 'SUPERSEDED') {
+        // Final like any decision: the instruction that came first answered the card.
+        throw conflict(`${approval.note ?? 'Set aside by your instruction'}; the task asks again with a new card if it still needs to`, {
+          reason: ErrorReason.APPROVAL_SUPERSEDED,
+          status: approval.status,
+        });
+      }
       throw conflict(`This approval was already ${approval.status.toLowerCase()}`, { status: approval.status });
     }
     const options = (approval.options as { id: string; label: string }[] | null) ?? [];

@@ -1,10 +1,10 @@
 // Deciding where a message goes (no writes): deterministic routes first, then the router over the
-// bounded task index, then the duplicate check before anything new is created.
+// bounded task index, then the duplicate check before anything new is created. A card's answer is
+// not a message: it routes the message that raised the card (answer-card.ts).
 import { visibleWorkspaceIds } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Deps } from '../deps.ts';
-import { badInput, conflict, notFound } from '../../errors.ts';
-import { routeDeterministic, type ResolvedCardOption } from '../../routing/deterministic.ts';
+import { routeDeterministic } from '../../routing/deterministic.ts';
 import { asDuplicateQuestion, likelyDuplicate, routeOffline } from '../../routing/offline-router.ts';
 import { routeWithModel } from '../../routing/model-router.ts';
 import { loadTaskIndex, toIndexEntry } from '../../routing/task-index.ts';
@@ -19,24 +19,12 @@ export type RoutingInput = {
   text: string;
   taskId?: string | null;
   objectId?: string | null;
-  cardAction?: { cardId: string; optionId: string } | null;
 };
 
-export type Routed = { decision: RouteDecision; indexSize: number; card: { id: string } | null };
+export type Routed = { decision: RouteDecision; indexSize: number };
 
 export async function routeMessage(deps: Deps, viewer: Viewer, input: RoutingInput, now = new Date()): Promise<Routed> {
   const { prisma } = deps;
-  let card: ResolvedCardOption | null = null;
-  let cardRow: { id: string } | null = null;
-  if (input.cardAction) {
-    const c = await prisma.card.findFirst({ where: { id: input.cardAction.cardId, threadId: input.threadId } });
-    if (!c) throw notFound('Card');
-    if (c.status !== 'OPEN') throw conflict('This card was already answered', { choice: c.choice });
-    const opt = (c.options as (ResolvedCardOption & { id: string })[]).find((o) => o.id === input.cardAction!.optionId);
-    if (!opt) throw badInput('No such option on this card', { argument: 'cardAction.optionId' });
-    card = opt;
-    cardRow = { id: c.id };
-  }
   if (input.taskId) await loadTaskFor(prisma, viewer, input.taskId, 'write');
   const owners = input.objectId
     ? (
@@ -46,8 +34,8 @@ export async function routeMessage(deps: Deps, viewer: Viewer, input: RoutingInp
         })
       ).map((r) => ({ taskId: r.taskId, title: r.task.title }))
     : undefined;
-  const det = routeDeterministic({ taskId: input.taskId, card, objectId: input.objectId, objectOwners: owners });
-  if (det) return { decision: det, indexSize: 0, card: cardRow };
+  const det = routeDeterministic({ taskId: input.taskId, objectId: input.objectId, objectOwners: owners });
+  if (det) return { decision: det, indexSize: 0 };
 
   const index = await loadTaskIndex(prisma, input.workspaceId, input.text, deps.embedder).catch(async (e) => {
     // An embedding outage degrades retrieval to words only; routing goes on.
@@ -75,7 +63,7 @@ export async function routeMessage(deps: Deps, viewer: Viewer, input: RoutingInp
       decision = again && again.outcome !== 'ANSWER' && again.outcome !== 'LIGHTWEIGHT_TASK' ? again : checked;
     } else decision = checked;
   }
-  return { decision, indexSize: index.length, card: cardRow };
+  return { decision, indexSize: index.length };
 }
 
 /**

@@ -14,6 +14,7 @@ import { ensureTurn } from '../../store/turns.ts';
 import type { RouteDecision } from '../../routing/types.ts';
 import { enqueueMemoryExtraction } from '../memory/jobs.ts';
 import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts';
+import { supersedeWaitingCards } from '../../store/approvals/supersede.ts';
 import { getMainThread } from '../threads/get-main-thread.ts';
 import { parseInput } from '../validate.ts';
 import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '../../store/idempotency.ts';
@@ -26,7 +27,6 @@ export const SendMessageInput = z.object({
   text: z.string().trim().min(1).max(20_000),
   taskId: z.string().uuid().optional(),
   objectId: z.string().min(1).max(200).optional(),
-  cardAction: z.object({ cardId: z.string().uuid(), optionId: z.string().min(1).max(100) }).optional(),
   idempotencyKey: z.string().min(1).max(200),
 });
 
@@ -56,10 +56,6 @@ export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeo
   if (existing) return existing;
 
   const routed = await routeMessage(deps, viewer, { ...input, threadId: thread.id });
-  // A card answer is a button press about an earlier message: what it routes (a new task, or a
-  // delivery to the task picked) is that message's request, not the answer's own text — usually
-  // the option's label, "Start a new task", which would otherwise become the task.
-  const request = routed.card ? await askedRequest(deps, routed.card.id, input.text) : input.text;
   const detected = detectLanguage(input.text);
   try {
     const { value } = await transactWithEvents(deps, async (tx, emit) => {
@@ -73,18 +69,11 @@ export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeo
           text: input.text,
           taskId: input.taskId ?? null,
           objectId: input.objectId ?? null,
-          cardAction: (input.cardAction ?? undefined) as Prisma.InputJsonValue | undefined,
           language: detected.language === 'und' ? null : detected.language,
           idempotencyKey: storedKey,
         },
       });
-      if (routed.card) {
-        await tx.card.update({
-          where: { id: routed.card.id },
-          data: { status: 'RESOLVED', choice: input.cardAction!.optionId, resolvedAt: new Date() },
-        });
-      }
-      const effect = await applyDecision(deps, tx, emit, viewer, { ...input, text: request, threadId: thread.id, messageId: message.id }, routed.decision);
+      const effect = await applyDecision(deps, tx, emit, viewer, { ...input, threadId: thread.id, messageId: message.id }, routed.decision);
       const decision = await tx.routeDecision.create({
         data: {
           messageId: message.id,
@@ -123,15 +112,6 @@ export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeo
   }
 }
 
-/** The request a card asked about; words typed with the answer (besides a label) go along. */
-async function askedRequest(deps: Deps, cardId: string, answer: string): Promise<string> {
-  const card = await deps.prisma.card.findUnique({ where: { id: cardId }, select: { messageId: true, options: true } });
-  const asked = card ? await deps.prisma.message.findUnique({ where: { id: card.messageId }, select: { text: true } }) : null;
-  if (!card || !asked) return answer;
-  const labels = ((card.options ?? []) as { label?: string }[]).map((o) => o.label);
-  return answer === asked.text || labels.includes(answer) ? asked.text : `${asked.text}\n\n${answer}`;
-}
-
 async function findSent(deps: Deps, threadId: string, key: string): Promise<SendMessageResult | null> {
   const m = await deps.prisma.message.findUnique({
     where: { threadId_idempotencyKey: { threadId, idempotencyKey: key } },
@@ -152,9 +132,14 @@ async function findSent(deps: Deps, threadId: string, key: string): Promise<Send
   };
 }
 
-type Effect = { taskId: string | null; inboxItemId: string | null; cardId: string | null; replyId: string | null };
+export type Effect = { taskId: string | null; inboxItemId: string | null; cardId: string | null; replyId: string | null };
 
-async function applyDecision(
+/**
+ * Carries out a routing decision for a stored message, in the caller's transaction: a reply, a
+ * card, a delivery to a task or a new task. Answering a card (answer-card.ts) applies the choice to
+ * the message that raised the card through here, like a decision the router made.
+ */
+export async function applyDecision(
   deps: Deps,
   tx: Tx,
   emit: Emit,
@@ -196,6 +181,8 @@ async function applyDecision(
       await tx.task.update({ where: { id: task.id }, data: { lastActivityAt: new Date(), language, ...(promote ? { kind: 'PERSISTENT' } : {}) } });
       if (promote) emit(task.id, { type: 'TASK_PROMOTED', actor, payload: { reason: 'the user kept iterating on it' } });
       emit(task.id, { type: 'MESSAGE_RECEIVED', actor, payload: { messageId: input.messageId, inboxItemId: item.id, text: input.text } });
+      // A plan, pick or price card the task waits on is answered by this message instead (supersede.ts).
+      await supersedeWaitingCards(tx, emit, deps.scheduler, { taskId: task.id, actor, instruction: { kind: 'MESSAGE', text: input.text, inboxItemId: item.id, messageId: input.messageId } });
       if (language !== task.language) emit(task.id, { type: 'TASK_LANGUAGE_CHANGED', actor, payload: { from: task.language, language } });
       if (LIVE.includes(task.status)) await ensureTurn(tx, deps.scheduler, task);
       else if (task.status === 'PAUSED') {

@@ -7,6 +7,7 @@ import { isTerminal } from '../../domain/task-status.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
 import { ensureTurn } from '../../store/turns.ts';
 import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts';
+import { supersedeWaitingCards } from '../../store/approvals/supersede.ts';
 import { loadTaskFor } from './load-task.ts';
 import { continueLine } from './next-round.ts';
 
@@ -114,6 +115,15 @@ export async function rerouteMessage(deps: Deps, viewer: Viewer, messageId: stri
       },
     });
     emit(taskId, { type: 'MESSAGE_RECEIVED', actor, payload: { messageId, inboxItemId: item.id, text: message.text, rerouted: true } });
+    // A plan, pick or price card the task waits on is answered by this message instead (supersede.ts).
+    await supersedeWaitingCards(tx, emit, deps.scheduler, { taskId, actor, instruction: { kind: 'MESSAGE', text: message.text, inboxItemId: item.id, messageId } });
+    // The move answers the message's own open card ("which task is this for?"), so that answering
+    // it afterwards cannot deliver the message a second time (answer-card.ts refuses an answered card).
+    const asked = await tx.card.findFirst({ where: { messageId, status: 'OPEN' } });
+    if (asked) {
+      const picked = (asked.options as { id: string; taskId?: string | null }[]).find((o) => o.taskId === taskId);
+      await tx.card.update({ where: { id: asked.id }, data: { status: 'RESOLVED', choice: picked?.id ?? null, resolvedAt: new Date(), answeredById: viewer.userId } });
+    }
     await tx.task.update({ where: { id: taskId }, data: { lastActivityAt: new Date() } });
     if (['QUEUED', 'RUNNING', 'WAITING'].includes(target.status)) await ensureTurn(tx, deps.scheduler, target);
     return tx.message.update({ where: { id: messageId }, data: { taskId, inboxItemId: item.id } });

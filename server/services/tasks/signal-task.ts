@@ -1,7 +1,8 @@
 // Typed signals to a task, applied at the next safe boundary of its worker:
 //   PAUSE / RESUME / CANCEL change the task's state now (the worker notices at its next boundary;
 //   RESUME schedules a new turn); REVISE / ADD_CONTEXT go to the task's inbox and are read by the
-//   next step (a turn is scheduled if none is live). CANCEL is idempotent. The same idempotency key
+//   next step (a turn is scheduled if none is live); a plan, pick or price card the task waits on is
+//   set aside by them (store/approvals/supersede.ts). CANCEL is idempotent. The same idempotency key
 //   never applies a signal twice: it is recorded in the inbox with a unique (task, key).
 import { z } from 'zod';
 import type { Viewer } from '../../auth/viewer.ts';
@@ -15,6 +16,7 @@ import { cancelUnwantedJobs } from '../../generation/jobs.ts';
 import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '../../store/idempotency.ts';
 import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts';
 import { insertSignal } from '../../store/tasks/inbox.ts';
+import { supersedeWaitingCards } from '../../store/approvals/supersede.ts';
 import { loadTaskFor } from './load-task.ts';
 
 export const SignalTaskInput = z
@@ -45,6 +47,7 @@ export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
     if (!current) throw notFound('Task');
     if (claim) await recordIdempotencyKey(tx, claim);
     const inboxSignal = input.signal === 'REVISE' || input.signal === 'ADD_CONTEXT';
+    let itemId: string | null = null;
     if (input.idempotencyKey || inboxSignal) {
       const inserted = await insertSignal(tx, {
         taskId: input.taskId,
@@ -58,6 +61,7 @@ export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
         consumedAt: inboxSignal ? null : new Date(),
       });
       if (!inserted[0]) return tx.task.findUniqueOrThrow({ where: { id: input.taskId } }); // already applied
+      itemId = inserted[0].id;
     }
     if (inboxSignal) {
       if (isTerminal(current.status)) throw conflict(`Task already ended as ${current.status}`, { status: current.status });
@@ -65,6 +69,13 @@ export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
         type: 'SIGNAL_RECEIVED',
         actor,
         payload: { signal: input.signal, text: input.text },
+      });
+      // A card the task waits on (plan, pick, price) is answered by this instruction instead: set
+      // aside, and the task wakes to read the instruction (supersede.ts).
+      await supersedeWaitingCards(tx, emit, deps.scheduler, {
+        taskId: input.taskId,
+        actor,
+        instruction: { kind: input.signal as 'REVISE' | 'ADD_CONTEXT', text: input.text!, inboxItemId: itemId! },
       });
       if (current.status !== 'PAUSED') await ensureTurn(tx, deps.scheduler, { id: input.taskId, workspaceId: current.workspaceId });
       return tx.task.findUniqueOrThrow({ where: { id: input.taskId } });

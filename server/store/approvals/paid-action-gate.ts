@@ -27,6 +27,7 @@ export type GateOutcome =
   | { kind: 'proceed' }
   | { kind: 'awaiting-approval'; approvalId: string; reasons: { code: string; message: string }[] }
   | { kind: 'rejected'; approvalId: string; note: string | null }
+  | { kind: 'superseded'; approvalId: string; note: string | null }
   | { kind: 'budget-exceeded'; reason: string };
 
 /** Committed = held and not released (charged or still on hold), by a task or by its workspace today. */
@@ -77,6 +78,8 @@ export async function paidActionGate(
       return { outcome: { kind: 'proceed' }, decision };
     case 'rejected':
       return { outcome: { kind: 'rejected', approvalId: decision.approvalId, note: existing?.note ?? null }, decision };
+    case 'superseded':
+      return { outcome: { kind: 'superseded', approvalId: decision.approvalId, note: existing?.note ?? null }, decision };
     case 'budget-exceeded':
       return { outcome: { kind: 'budget-exceeded', reason: decision.reason }, decision };
     case 'ask': {

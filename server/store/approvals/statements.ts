@@ -49,3 +49,12 @@ export function insertApproval(tx: Tx, req: NewApproval): Promise<{ id: string }
 export function lockApproval(tx: Tx, approvalId: string): Promise<{ id: string }[]> {
   return tx.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM approvals WHERE id = $1::uuid FOR UPDATE', approvalId);
 }
+
+/** The task's cards of `kinds` still waiting for a person, oldest first. */
+export function pendingCardsOfTask(tx: Tx, taskId: string, kinds: readonly NewApproval['kind'][]) {
+  return tx.approval.findMany({
+    where: { taskId, status: 'PENDING', kind: { in: [...kinds] } },
+    orderBy: { createdAt: 'asc' },
+    select: { id: true, kind: true, title: true },
+  });
+}

@@ -67,6 +67,15 @@ export async function countUnreadFromUser(tx: Tx, taskId: string): Promise<numbe
   });
 }
 
+/** The newest unread instruction from the user (a message, REVISE or ADD_CONTEXT), if any. */
+export function latestUnreadFromUser(tx: Tx, taskId: string) {
+  return tx.inboxItem.findFirst({
+    where: { taskId, consumedAt: null, withdrawnAt: null, OR: [{ kind: 'MESSAGE' }, { kind: 'SIGNAL', signal: { in: ['REVISE', 'ADD_CONTEXT'] } }] },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    select: { id: true, kind: true, signal: true, text: true, authorUserId: true },
+  });
+}
+
 /**
  * A job's result as an inbox item, keyed `job:<id>`: (task, key) is unique, so a job's end can be
  * announced to its task only once.

@@ -59,7 +59,26 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'ADJUST', question: `${say.offline.tag} ${say.offline.declined}` } }] };
   }
 
-  // 3. A change of direction just arrived: re-open the generated steps it touches.
+  // 3. The plan's card was set aside by the user's own instruction (a revision or added context
+  // that came before the plan was approved): plan again with it. A revision that names a whole
+  // request of its own ("make it five posters instead", "a video instead") plans that; otherwise the
+  // same steps are planned again, and a new card asks about the plan with the instruction read.
+  const setAside = toolResults.some((r) => {
+    const result = r?.result as { status?: string; estimateCents?: unknown } | undefined;
+    return r?.status === 'DONE' && result?.status === 'SUPERSEDED' && typeof result.estimateCents === 'number';
+  });
+  if (setAside) {
+    const said = freshUser.map((t) => t.replace(/^\[[^\]]+\]\s*/, '')).join(' ');
+    const revision = freshUser.some((t) => /^\[revise from the user\]/.test(t) || CHANGE.test(t));
+    const replanned = revision ? classify(said) : null;
+    const steps = replanned && replanned.items.length > 1 ? localizedPlan(replanned.items, say) : items.map((i) => ({ id: i.id, title: i.title, kind: i.kind, count: i.count }));
+    return {
+      content: `${TAG} Planning again with what you said: ${said.slice(0, 200)}`,
+      calls: [{ name: 'plan_checklist', args: { items: steps, reason: `${revision ? 'revised' : 'with added context'}: ${said}`.slice(0, 500) } }],
+    };
+  }
+
+  // 4. A change of direction just arrived: re-open the generated steps it touches.
   if (freshUser.some((t) => /^\[revise from the user\]/.test(t) || CHANGE.test(t))) {
     // Generated steps, and a document this task wrote (the storyboard follows the new direction too).
     const touched = items.filter(
