@@ -11,6 +11,7 @@ import { editDocument } from '../../server/services/objects/write-object.ts';
 import type { Viewer } from '../../server/auth/viewer.ts';
 import { type CardPolicy, type ScenarioContext } from './harness.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { CONTINUITY_SCENARIOS } from './continuity.ts';
 
 /** A person: approves plans and confirmations, picks the given candidate. */
 const person =
@@ -288,4 +289,5 @@ export const SCENARIOS: Scenario[] = [
       return { prompt: text, jobs: jobs.map((j) => j.status).join('+'), settled: ledger.map((l) => l.kind).sort().join('+') };
     },
   },
+  ...CONTINUITY_SCENARIOS,
 ];
