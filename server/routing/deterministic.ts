@@ -1,8 +1,9 @@
 // Routing by code: an explicit task, a card choice, or an object tied to exactly one task. No model.
-import type { RouteDecision } from './types.ts';
+import type { RouteDecision, RouteIntent } from './types.ts';
 
 export type CardChoice = { cardId: string; optionId: string };
-export type ResolvedCardOption = { action: 'continue' | 'create'; taskId?: string | null; label: string };
+/** `intent`: a card that asks about a command (stop which task? stop it anyway?) carries it on to the pick. */
+export type ResolvedCardOption = { action: 'continue' | 'create'; taskId?: string | null; label: string; intent?: RouteIntent };
 
 export function routeDeterministic(input: {
   taskId?: string | null;
@@ -15,7 +16,9 @@ export function routeDeterministic(input: {
   if (input.taskId) return { ...base, outcome: 'EXISTING_TASK', taskId: input.taskId, reason: 'sent from the task' };
   if (input.card) {
     if (input.card.action === 'create') return { ...base, outcome: 'NEW_TASK', taskId: null, reason: `card choice: ${input.card.label}` };
-    if (input.card.taskId) return { ...base, outcome: 'EXISTING_TASK', taskId: input.card.taskId, reason: `card choice: ${input.card.label}` };
+    if (input.card.taskId) {
+      return { ...base, outcome: 'EXISTING_TASK', taskId: input.card.taskId, reason: `card choice: ${input.card.label}`, ...(input.card.intent ? { intent: input.card.intent } : {}) };
+    }
   }
   if (input.objectId && input.objectOwners) {
     if (input.objectOwners.length === 1) {

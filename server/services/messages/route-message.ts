@@ -10,6 +10,7 @@ import { routeWithModel } from '../../routing/model-router.ts';
 import { loadTaskIndex, toIndexEntry } from '../../routing/task-index.ts';
 import type { RouteDecision, TaskIndexEntry } from '../../routing/types.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
+import { withConversationIntent } from './replies/converse.ts';
 
 export const DUPLICATE_WINDOW = 50;
 
@@ -52,6 +53,8 @@ export async function routeMessage(deps: Deps, viewer: Viewer, input: RoutingInp
     });
   }
   decision ??= routeOffline(input.text, index, now);
+  // A command or status question for a named task, or a lasting fact, that the router gave no intent (replies/converse.ts).
+  decision = withConversationIntent(decision, input.text, index);
   if (decision.outcome === 'NEW_TASK') {
     const checked = await duplicateCheck(deps, input, decision, now);
     // A likely duplicate goes back to the router with the candidate: continue it or create anew?

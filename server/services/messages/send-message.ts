@@ -18,7 +18,8 @@ import { supersedeWaitingCards } from '../../store/approvals/supersede.ts';
 import { getMainThread } from '../threads/get-main-thread.ts';
 import { parseInput } from '../validate.ts';
 import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '../../store/idempotency.ts';
-import { answerInThread } from './answer.ts';
+import { acknowledgeInThread, answerInThread, isThreadIntent } from './answer.ts';
+import { textsFor } from '../../domain/replies/texts.ts';
 import { routeMessage } from './route-message.ts';
 import { continueLine } from '../tasks/next-round.ts';
 
@@ -74,6 +75,8 @@ export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeo
         },
       });
       const effect = await applyDecision(deps, tx, emit, viewer, { ...input, threadId: thread.id, messageId: message.id }, routed.decision);
+      // The task a message went to acknowledges it in the thread (answer.ts).
+      effect.replyId ??= await acknowledgeInThread({ deps, tx, emit, viewer }, { ...input, threadId: thread.id, messageId: message.id }, routed.decision, effect);
       const decision = await tx.routeDecision.create({
         data: {
           messageId: message.id,
@@ -150,22 +153,24 @@ export async function applyDecision(
   const none: Effect = { taskId: null, inboxItemId: null, cardId: null, replyId: null };
   const actor = { kind: 'USER' as const, id: viewer.userId };
   const detected = detectLanguage(input.text);
+  // A command or status question for a named task is carried out in the thread, never delivered (answer.ts).
+  if (d.outcome !== 'ANSWER' && isThreadIntent(d)) return { ...none, ...(await answerInThread({ deps, tx, emit, viewer }, input, d)) };
   switch (d.outcome) {
-    case 'ANSWER': {
-      const reply = await answerInThread(tx, input, d);
-      return { ...none, replyId: reply.id };
-    }
+    case 'ANSWER':
+      return { ...none, ...(await answerInThread({ deps, tx, emit, viewer }, input, d)) };
     case 'CLARIFY': {
+      // In the asker's language (domain/replies/).
+      const say = textsFor(detected.language);
       const options = [
-        ...d.candidates.slice(0, 3).map((c, i) => ({ id: `t${i}`, label: `Continue "${c.title}"`, taskId: c.taskId, action: 'continue' })),
-        { id: 'new', label: 'Start a new task', taskId: null, action: 'create' },
+        ...d.candidates.slice(0, 3).map((c, i) => ({ id: `t${i}`, label: say.continueOption(c.title), taskId: c.taskId, action: 'continue' })),
+        { id: 'new', label: say.newTaskOption, taskId: null, action: 'create' },
       ];
-      const prompt = d.candidates.length ? 'Which task is this for?' : 'Could you say a bit more about what you would like?';
+      const prompt = d.candidates.length ? say.clarifyWhich : say.clarifyMore;
       const card = await tx.card.create({
         data: { workspaceId: input.workspaceId, threadId: input.threadId, messageId: input.messageId, kind: 'CLARIFY', prompt, options },
       });
       const reply = await tx.message.create({
-        data: { threadId: input.threadId, workspaceId: input.workspaceId, role: 'ASSISTANT', text: prompt, idempotencyKey: `reply:${input.messageId}` },
+        data: { threadId: input.threadId, workspaceId: input.workspaceId, role: 'ASSISTANT', text: prompt, language: say.lang, idempotencyKey: `reply:${input.messageId}` },
       });
       return { ...none, cardId: card.id, replyId: reply.id };
     }
