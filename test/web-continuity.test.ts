@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { quote } from '../server/domain/replies/languages.ts';
+import { textsFor } from '../server/domain/replies/texts.ts';
 import { SimulatedProvider } from '../server/generation/simulated.ts';
 import { toGlobalId } from './helpers/clients.ts';
 import { fromGlobalId } from './helpers/ids.ts';
@@ -196,4 +198,91 @@ test('a clarification card answered with one click: the original request, not th
   assert.ok(inInbox === 1 || target.goal === 'make that one blue', 'the original words reach the task');
   assert.match(await asked.getByTestId('route-chip').innerText(), new RegExp(target.title.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   await shot(page, 'continuity-05-clarify-answered');
+});
+
+// ---- the thread answers, status questions, casual stops ----------------------------------------
+
+const assistantSaying = (text: string | RegExp) => page.locator('[data-testid=message].msg-assistant').filter({ hasText: text });
+/** Types a message and returns the thread's next reply, as shown. */
+async function replyTo(text: string): Promise<string> {
+  const replies = page.locator('[data-testid=message].msg-assistant');
+  const before = await replies.count();
+  await type(text);
+  await eventually(async () => (await replies.count()) > before, `a reply to "${text}"`, 20_000);
+  return (await replies.nth(before).innerText()).trim();
+}
+const footprint = async (taskId: string) => ({
+  inbox: await prisma().inboxItem.count({ where: { taskId } }),
+  turns: await prisma().turn.count({ where: { taskId } }),
+  received: await prisma().taskEvent.count({ where: { taskId, type: 'MESSAGE_RECEIVED' } }),
+});
+
+test('the thread answers: "hello" and "what are you working on?" get replies; "our brand color is teal" is remembered without a new task', async () => {
+  const en = textsFor('en');
+  const tasks = await prisma().task.count({ where: { workspaceId: w.a.workspaceId } });
+  await type('hello');
+  await assistantSaying(en.greeting).waitFor({ timeout: 20_000 });
+  await type('what are you working on?');
+  const working = assistantSaying(/working on/);
+  await working.waitFor({ timeout: 20_000 });
+  const teaTitle = (await prisma().task.findUniqueOrThrow({ where: { id: tea } })).title;
+  assert.ok((await working.innerText()).includes(teaTitle.slice(0, 30)), `the live task is named: ${await working.innerText()}`);
+  await type('our brand color is teal');
+  await assistantSaying(en.remembered([{ kind: 'brandColor', subject: 'brand.colors', value: 'teal' }])).waitFor({ timeout: 20_000 });
+  assert.equal(await prisma().task.count({ where: { workspaceId: w.a.workspaceId } }), tasks, 'no task was started');
+  await shot(page, 'continuity-06-thread-answers');
+});
+
+test('a status question about a named task is answered in the thread; the task gets no new turn', async () => {
+  const teaTitle = (await prisma().task.findUniqueOrThrow({ where: { id: tea } })).title;
+  await waitFor(async () => (await prisma().turn.count({ where: { taskId: tea, status: { in: ['QUEUED', 'RUNNING'] } } })) === 0, 'the tea house task at rest', { timeoutMs: 30_000 });
+  const before = await footprint(tea);
+  const reply = await replyTo('how are the tea house posters going?');
+  assert.ok(reply.startsWith(quote('en', teaTitle)), `answered about the task: ${reply}`);
+  assert.deepEqual(await footprint(tea), before, 'not delivered, not woken');
+  await shot(page, 'continuity-07-status-question');
+});
+
+test('"stop the tea house posters" cancels it; «arrête les affiches du festival de jazz» asks first because paid work would be lost, and the stop button stops it', async () => {
+  const teaTitle = (await prisma().task.findUniqueOrThrow({ where: { id: tea } })).title;
+  const stopped = await replyTo('stop the tea house posters');
+  assert.equal(stopped, textsFor('en').steered('CANCEL', teaTitle, 'done'));
+  await eventually(async () => (await prisma().task.findUniqueOrThrow({ where: { id: tea } })).status === 'CANCELLED', 'the tea house task cancelled');
+
+  // A French series with its plan approved (paid work), waiting on the pick.
+  const clarify = page.locator('.card.clarify');
+  const cardsBefore = await clarify.count();
+  await type('Crée trois affiches rétro pour un festival de jazz');
+  const asked = userMessage('Crée trois affiches rétro pour un festival de jazz');
+  await eventually(async () => /→/.test(await asked.getByTestId('route-chip').innerText().catch(() => '')) || (await clarify.count()) > cardsBefore, 'the request is routed or asked about', 30_000);
+  if ((await clarify.count()) > cardsBefore) {
+    // Asked whether it continues the coffee posters: it is new work.
+    await shot(page, 'continuity-08a-new-or-continue');
+    await clarify.last().getByRole('button', { name: /new task|nouvelle/i }).click();
+    await eventually(async () => /→/.test(await asked.getByTestId('route-chip').innerText().catch(() => '')), 'the request is routed', 30_000);
+  }
+  await eventually(async () => {
+    const id = openTaskId();
+    return id !== null && (await prisma().task.findUnique({ where: { id } }))?.goal === 'Crée trois affiches rétro pour un festival de jazz';
+  }, 'the jazz task opens', 20_000);
+  const jazz = openTaskId()!;
+  const plan = page.locator('.pending-cards [data-testid=approval-PLAN][data-status=PENDING]');
+  await plan.waitFor({ timeout: 30_000 });
+  await plan.getByRole('button').first().click();
+  await page.locator('.pending-cards [data-testid=approval-CHECKPOINT][data-status=PENDING]').waitFor({ timeout: 60_000 });
+  const title = (await prisma().task.findUniqueOrThrow({ where: { id: jazz } })).title;
+
+  const fr = textsFor('fr');
+  const cards = page.locator('.card.clarify');
+  const before = await cards.count();
+  await type('arrête les affiches du festival de jazz');
+  await eventually(async () => (await cards.count()) > before, 'a confirmation card', 20_000);
+  const card = cards.last();
+  assert.equal((await prisma().task.findUniqueOrThrow({ where: { id: jazz } })).status !== 'CANCELLED', true, 'nothing happens before the answer');
+  await shot(page, 'continuity-08-confirm-stop');
+  await card.getByRole('button', { name: fr.confirmYes('CANCEL') }).click();
+  await assistantSaying(fr.steered('CANCEL', title, 'done')).waitFor({ timeout: 20_000 });
+  await eventually(async () => (await prisma().task.findUniqueOrThrow({ where: { id: jazz } })).status === 'CANCELLED', 'the jazz task cancelled', 30_000);
+  await page.locator('[data-testid=task-panel][data-status=CANCELLED]').waitFor({ timeout: 30_000 });
+  await shot(page, 'continuity-09-stopped');
 });
