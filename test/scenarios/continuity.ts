@@ -39,6 +39,26 @@ export const SERIES_THEN_REVISION: readonly { text: string; revise: string; post
 /** Two pieces of work at once, then a message that could be about either. */
 export const AMBIGUOUS_CHANGE: readonly string[] = ['make that one blue'];
 
+/** A series, and a question about how it is going (same language), naming it loosely. */
+export const SERIES_THEN_STATUS: readonly { text: string; ask: string }[] = [
+  { text: 'design four vintage posters for a tea house', ask: 'how are the tea house posters going?' },
+  { text: 'Gestalte vier Plakate für einen Teeladen', ask: 'wie weit ist das Plakat?' },
+  { text: 'Crée trois affiches pour un salon de thé', ask: "où en est l'affiche ?" },
+  { text: 'Diseña cuatro carteles para una tienda de té', ask: '¿cómo va el cartel?' },
+  { text: '给茶馆设计三张复古海报', ask: '海报做得怎么样了？' },
+  { text: 'お茶屋さんのポスターを4枚作って', ask: 'ポスターはどうなった？' },
+];
+
+/** A series, and a casual stop (same language). */
+export const SERIES_THEN_STOP: readonly { text: string; stop: string }[] = [
+  { text: 'design four vintage posters for a tea house', stop: 'stop the tea house posters' },
+  { text: 'Gestalte vier Plakate für einen Teeladen', stop: 'hör auf mit dem Plakat' },
+  { text: 'Crée trois affiches pour un salon de thé', stop: "arrête l'affiche" },
+  { text: 'Diseña cuatro carteles para una tienda de té', stop: 'para el cartel' },
+  { text: '给茶馆设计三张复古海报', stop: '别做海报了' },
+  { text: 'お茶屋さんのポスターを4枚作って', stop: 'ポスターを止めて' },
+];
+
 const LIVE = ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'];
 const TERMINAL = ['COMPLETED', 'FAILED', 'CANCELLED', 'BUDGET_EXCEEDED'];
 
@@ -190,6 +210,77 @@ export const CONTINUITY_SCENARIOS: Scenario[] = [
       assert.equal(early, 0, 'nothing was generated before the revised plan was approved');
       assert.ok(TERMINAL.includes(await ctx.status(task)));
       return { prompt: req.text, revise: req.revise, posters: posters.length };
+    },
+  },
+  {
+    name: 'a status question',
+    async run(ctx) {
+      const prisma = ctx.t.app.deps.prisma;
+      const req = ctx.pick(SERIES_THEN_STATUS);
+      const task = await ctx.say(req.text, 'new');
+      assert.ok(task);
+      // The plan waits for the person; the task is at rest.
+      await waitFor(async () => (await prisma.approval.count({ where: { taskId: task, kind: 'PLAN', status: 'PENDING' } })) === 1, 'the plan to wait', { timeoutMs: 60_000, intervalMs: 50 });
+      await atRest(ctx, task);
+      const footprint = async () => ({
+        inbox: await prisma.inboxItem.count({ where: { taskId: task } }),
+        turns: await prisma.turn.count({ where: { taskId: task } }),
+        steps: await prisma.step.count({ where: { taskId: task } }),
+        events: (await prisma.task.findUniqueOrThrow({ where: { id: task } })).lastEventSeq,
+      });
+      const before = await footprint();
+      ctx.metrics.messages++;
+      const r = await api<{ sendMessage: { message: { delivery: { state: string } | null }; route: { outcome: string; task: { id: string } | null }; task: { id: string } | null; reply: { text: string } | null } }>(
+        ctx,
+        `mutation($input: SendMessageInput!) { sendMessage(input: $input) { message { delivery { state } } route { outcome task { id } } task { id } reply { text } } }`,
+        { input: { workspaceId: toGlobalId('Workspace', ctx.t.a.workspaceId), text: req.ask, idempotencyKey: key('msg') } },
+      );
+      const s = r.sendMessage;
+      assert.equal(s.route.task && raw(s.route.task.id), task, 'the question is about the task named');
+      assert.ok(s.reply?.text, 'the thread answers');
+      const title = (await prisma.task.findUniqueOrThrow({ where: { id: task } })).title;
+      assert.ok(s.reply.text.includes(title.slice(0, 12)), `the answer names the task: ${s.reply.text}`);
+      assert.equal(s.message.delivery, null, 'not delivered to the task');
+      assert.deepEqual(await footprint(), before, 'the task was not woken: no inbox item, turn, step or event');
+      assert.equal(await prisma.task.count({ where: { workspaceId: ctx.t.a.workspaceId } }), 1, 'no task was started');
+      // The work goes on as if nothing was asked.
+      assert.equal(await ctx.settle(task, person(), { expectCards: { PLAN: 1, CHECKPOINT: 1 } }), 'COMPLETED');
+      return { prompt: req.text, ask: req.ask };
+    },
+  },
+  {
+    name: 'a casual cancel',
+    async run(ctx) {
+      const prisma = ctx.t.app.deps.prisma;
+      const req = ctx.pick(SERIES_THEN_STOP);
+      const task = await ctx.say(req.text, 'new');
+      assert.ok(task);
+      // Paid work: the plan is approved and the candidates are made; the pick waits.
+      const pick = () => prisma.approval.findFirst({ where: { taskId: task, kind: 'CHECKPOINT', status: 'PENDING' } });
+      await ctx.settle(task, (c) => (c.kind === 'CHECKPOINT' ? null : { decision: 'APPROVE' }), { expectCards: { PLAN: 1, CHECKPOINT: 1 }, until: async () => (await pick()) !== null });
+      await atRest(ctx, task);
+      ctx.metrics.messages++;
+      const r = await api<{ sendMessage: { route: { task: { id: string } | null }; card: { id: string; options: { id: string; label: string }[] } | null; reply: { text: string } | null } }>(
+        ctx,
+        `mutation($input: SendMessageInput!) { sendMessage(input: $input) { route { task { id } } card { id options { id label } } reply { text } } }`,
+        { input: { workspaceId: toGlobalId('Workspace', ctx.t.a.workspaceId), text: req.stop, idempotencyKey: key('msg') } },
+      );
+      const s = r.sendMessage;
+      assert.equal(s.route.task && raw(s.route.task.id), task, 'the stop names the task');
+      assert.ok(s.card, `paid work would be abandoned: the thread asks first (${s.reply?.text})`);
+      assert.notEqual(await ctx.status(task), 'CANCELLED', 'nothing happens before the answer');
+      assert.equal(await prisma.inboxItem.count({ where: { taskId: task, kind: 'SIGNAL', signal: 'CANCEL' } }), 0, 'no stop signal before the answer');
+      const stop = s.card.options.find((o) => o.id === 'stop');
+      assert.ok(stop, `a stop option: ${s.card.options.map((o) => `${o.id}=${o.label}`).join(', ')}`);
+      await api(ctx, `mutation($input: AnswerCardInput!) { answerCard(input: $input) { task { id status } } }`, { input: { cardId: s.card.id, optionId: stop.id, idempotencyKey: key('answer') } });
+      const stoppedAt = new Date();
+      await waitFor(async () => (await ctx.status(task)) === 'CANCELLED', 'the task to be cancelled', { timeoutMs: 60_000, intervalMs: 50 });
+      await atRest(ctx, task);
+      assert.equal(await prisma.inboxItem.count({ where: { taskId: task, kind: 'SIGNAL', signal: 'CANCEL' } }), 1, 'one stop signal');
+      assert.equal(await prisma.inboxItem.count({ where: { taskId: task, kind: 'MESSAGE', text: req.stop } }), 0, 'the words were not delivered as an instruction');
+      assert.equal(await prisma.turn.count({ where: { taskId: task, createdAt: { gt: stoppedAt } } }), 0, 'no turn after the stop');
+      assert.equal(await prisma.approval.count({ where: { taskId: task, status: 'PENDING' } }), 0, 'nothing left waiting');
+      return { prompt: req.text, stop: req.stop };
     },
   },
 ];
