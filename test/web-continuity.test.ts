@@ -269,7 +269,11 @@ test('"stop the tea house posters" cancels it; «arrête les affiches du festiva
   const plan = page.locator('.pending-cards [data-testid=approval-PLAN][data-status=PENDING]');
   await plan.waitFor({ timeout: 30_000 });
   await plan.getByRole('button').first().click();
-  await page.locator('.pending-cards [data-testid=approval-CHECKPOINT][data-status=PENDING]').waitFor({ timeout: 60_000 });
+  const pickCard = page.locator('.pending-cards [data-testid=approval-CHECKPOINT][data-status=PENDING]');
+  await pickCard.waitFor({ timeout: 60_000 });
+  // The candidates are shown as their pictures.
+  const thumbs = pickCard.locator('[data-testid=candidate] img');
+  await eventually(async () => (await thumbs.evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length)) === 3, 'three candidate thumbnails', 20_000);
   const title = (await prisma().task.findUniqueOrThrow({ where: { id: jazz } })).title;
 
   const fr = textsFor('fr');

@@ -113,7 +113,8 @@ export function TaskPanel({ taskId }: { taskId: string }) {
     const jobs = task?.jobs ?? [];
     return (objectId: string): Thumb | null => {
       const bare = objectId.replace(/^(job|object):/, '');
-      const job = jobs.find((j) => j.id === bare || j.files.some((f) => f.name === bare || f.name.startsWith(`${bare}.`)));
+      // A candidate names its job, its file or the object its picture was saved as.
+      const job = jobs.find((j) => j.id === bare || (j.asset && rawId(j.asset.id) === bare) || j.files.some((f) => f.name === bare || f.name.startsWith(`${bare}.`)));
       const f = job?.files[0];
       return f ? { src: fileUrl(f.name), mime: f.mime } : null;
     };

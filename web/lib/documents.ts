@@ -96,7 +96,7 @@ export const TaskDoc = graphql(`
       createdAt
       updatedAt
       ledger { chargedCents heldCents releasedCents outstandingCents }
-      jobs { id kind status progress prompt quoteCents error createdAt completedAt files { name mime width height bytes } }
+      jobs { id kind status progress prompt quoteCents error createdAt completedAt files { name mime width height bytes } asset { id } }
       approvals(first: 30) { edges { node { ...WebApproval } } }
       round
       rounds { ...WebRound }
