@@ -179,6 +179,8 @@ test('a clarification card answered with one click: the original request, not th
   assert.ok((await options.count()) >= 2, 'the candidates are offered');
   await shot(page, 'continuity-04-clarify');
   const labels = (await options.allInnerTexts()).map((l) => l.trim());
+  // The coffee series has two rounds by now: one line of work, offered once.
+  assert.equal(new Set(labels).size, labels.length, `each option once: ${labels.join(' | ')}`);
   const messagesBefore = await prisma().message.count({ where: { role: 'USER' } });
   // A person picks the task the change is for: the tea house series, when offered.
   const k = Math.max(0, labels.findIndex((l) => /tea house/i.test(l)));

@@ -4,6 +4,7 @@
 // the plan card waits sets the card aside and the task asks again about the revised plan. Outcomes
 // are checked in the database, never in the words the offline model writes.
 import assert from 'node:assert/strict';
+import type { JobStatus } from '../../server/generation/status.ts';
 import { readChecklist } from '../../server/store/checklist/write-checklist.ts';
 import { toGlobalId } from '../helpers/clients.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -59,7 +60,7 @@ export const SERIES_THEN_STOP: readonly { text: string; stop: string }[] = [
   { text: 'お茶屋さんのポスターを4枚作って', stop: 'ポスターを止めて' },
 ];
 
-const LIVE = ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'];
+const LIVE: JobStatus[] = ['SUBMITTING', 'QUEUED', 'RUNNING', 'UNKNOWN'];
 const TERMINAL = ['COMPLETED', 'FAILED', 'CANCELLED', 'BUDGET_EXCEEDED'];
 
 /** The API as a client calls it, for mutations the harness does not wrap. */

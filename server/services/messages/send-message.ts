@@ -161,11 +161,22 @@ export async function applyDecision(
     case 'CLARIFY': {
       // In the asker's language (domain/replies/).
       const say = textsFor(detected.language);
+      // One option per line of work: the rounds of one line are one piece of work to a person, and
+      // continuing any of them lands in the line's latest round (next-round.ts).
+      const lines = await tx.task.findMany({ where: { id: { in: d.candidates.map((c) => c.taskId) } }, select: { id: true, lineId: true } });
+      const lineOf = new Map(lines.map((t) => [t.id, t.lineId ?? t.id]));
+      const seenLines = new Set<string>();
+      const distinct = d.candidates.filter((c) => {
+        const line = lineOf.get(c.taskId) ?? c.taskId;
+        if (seenLines.has(line)) return false;
+        seenLines.add(line);
+        return true;
+      });
       const options = [
-        ...d.candidates.slice(0, 3).map((c, i) => ({ id: `t${i}`, label: say.continueOption(c.title), taskId: c.taskId, action: 'continue' })),
+        ...distinct.slice(0, 3).map((c, i) => ({ id: `t${i}`, label: say.continueOption(c.title), taskId: c.taskId, action: 'continue' })),
         { id: 'new', label: say.newTaskOption, taskId: null, action: 'create' },
       ];
-      const prompt = d.candidates.length ? say.clarifyWhich : say.clarifyMore;
+      const prompt = distinct.length ? say.clarifyWhich : say.clarifyMore;
       const card = await tx.card.create({
         data: { workspaceId: input.workspaceId, threadId: input.threadId, messageId: input.messageId, kind: 'CLARIFY', prompt, options },
       });
