@@ -29,6 +29,8 @@ export type ForgetOutcome = {
 };
 
 export const WITHHELD_REPLY = '[withheld: this reply relied on memory the user asked to forget]';
+/** What a thread reply to a forgotten message reads afterwards. */
+export const FORGOTTEN_REPLY = '[removed: this reply repeated something you asked me to forget]';
 
 /** Revokes one piece of evidence and everything derived from it. */
 export async function forgetEvidenceNow(tx: Tx, p: { workspaceId: string; evidenceId: string }): Promise<ForgetOutcome> {
@@ -42,6 +44,15 @@ export async function forgetEvidenceNow(tx: Tx, p: { workspaceId: string; eviden
     create: { workspaceId: ev.workspaceId, userId: ev.userId, hash: ev.contentHash, kind: 'EVIDENCE' },
     update: {},
   });
+  // The thread's replies to the forgotten message may quote it (an acknowledgement cites the words a
+  // task took on, a remembered-fact reply the fact): they go with their source. The message itself is
+  // chat history and stays, as the model replies that used a forgotten memory stay withheld.
+  if (ev.messageId) {
+    await tx.message.updateMany({
+      where: { role: 'ASSISTANT', OR: [{ idempotencyKey: `reply:${ev.messageId}` }, { idempotencyKey: { startsWith: `reply:${ev.messageId}:` } }] },
+      data: { text: FORGOTTEN_REPLY },
+    });
+  }
   const direct = await tx.memoryLink.findMany({ where: { evidenceId: ev.id, role: { in: ['ORIGIN', 'REFINE'] } }, select: { versionId: true } });
   await tx.memoryLink.deleteMany({ where: { evidenceId: ev.id, role: 'CONFIRM' } });
   return clearAndRebuild(tx, ev.workspaceId, direct.map((d) => d.versionId), { evidenceIds: [ev.id], rebuild: true });
