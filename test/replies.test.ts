@@ -37,10 +37,37 @@ describe('the templates of every language are in that language', () => {
         t.remembered([{ kind: 'brandColor', subject: 'brand.colors', value: 'teal' }]),
         t.status('Coffee posters', { kind: 'decision', title: 'Plan' }),
         t.steered('PAUSE', 'Coffee posters', 'done'),
+        // The reasons on a price card, the note of a card set aside, the offline model re-planning.
+        t.approvalReason({ code: 'AUTONOMY_MANUAL' }),
+        t.approvalReason({ code: 'CREDENTIAL_CONFIRMS_EACH' }),
+        t.approvalReason({ code: 'PLAN_BUDGET', totalCents: 260, budgetCents: 200 }),
+        t.approvalReason({ code: 'PER_ACTION_LIMIT', quoteCents: 80, freeCents: 50 }),
+        t.approvalReason({ code: 'DAILY_LIMIT', totalCents: 1040, freeCents: 1000 }),
+        ...(['REVISE', 'ADD_CONTEXT', 'MESSAGE'] as const).map((by) => t.supersededNote(by, '5')),
+        t.offline.planningAgain('5'),
       ];
       for (const s of samples) assert.equal(detectLanguage(s).language, lang, `${lang}: "${s}" reads as ${detectLanguage(s).language}`);
     });
   }
+
+  test('a next round\'s revision step is titled in the task\'s language', () => {
+    const poster = (lang: (typeof REPLY_LANGUAGES)[number]) => textsFor(lang).offline.step({ step: 'poster', n: 2 });
+    assert.deepEqual(
+      REPLY_LANGUAGES.map((l) => textsFor(l).offline.revise(poster(l))),
+      ['Revise Poster 2', 'Plakat 2 überarbeiten', 'Retoucher Affiche 2', 'Revisar Cartel 2', '修改海报 2', 'ポスター 2 を修正'],
+    );
+    for (const lang of REPLY_LANGUAGES) {
+      const t = textsFor(lang);
+      const s = `${t.offline.revise(poster(lang))}. ${t.offline.planningAgain(t.offline.revise(poster(lang)))}`;
+      assert.equal(detectLanguage(s).language, lang, `${lang}: "${s}" reads as ${detectLanguage(s).language}`);
+    }
+  });
+
+  test('the English card texts read as before', () => {
+    assert.equal(en.approvalReason({ code: 'PER_ACTION_LIMIT', quoteCents: 80, freeCents: 50 }), '$0.80 is above the confirmation-free amount of $0.50 per action.');
+    assert.equal(en.supersededNote('REVISE', 'make it five posters'), 'Set aside by your revision: “make it five posters”');
+    assert.equal(textsFor('de').supersededNote('MESSAGE', 'bitte in Blau'), 'Zurückgestellt durch deine Nachricht: „bitte in Blau“');
+  });
 
   test('a language the product does not write falls back to English, never to nothing', () => {
     assert.equal(textsFor('ko').lang, 'en');

@@ -14,6 +14,7 @@ import { SimulatedProvider } from '../server/generation/simulated.ts';
 import { nextRoundsContext, renderEarlierRounds, ROUND_LIMITS, type RoundRecord } from '../server/domain/rounds.ts';
 import { buildWorkerInput } from '../server/runtime/context.ts';
 import { planSteps } from '../server/runtime/models/offline-flows.ts';
+import { textsFor } from '../server/domain/replies/texts.ts';
 import { earlierReference, namedPositions, parseEarlierRounds, planNextRound } from '../server/runtime/models/offline/rounds.ts';
 import { replayTask } from '../server/runtime/replay.ts';
 import { loadTaskState } from '../server/runtime/task-state.ts';
@@ -107,7 +108,17 @@ describe('a next round (pure)', () => {
     assert.equal(earlierReference(rounds, { id: 'revise-poster-2', kind: 'IMAGE' }), ref(5), 'the earlier poster is the reference');
     // Titles in the task's language (ids stay the English slugs): the same step is found.
     const german = series({ language: 'de', checklist: series().checklist.map((i) => ({ ...i, title: i.title.replace('Poster', 'Plakat') })) });
-    assert.deepEqual(planNextRound('Mach das zweite Plakat wärmer', earlierOf(german))!.items.map((i) => [i.id, i.title]), [['revise-poster-2', 'Revise Plakat 2']]);
+    const de = textsFor('de');
+    assert.deepEqual(planNextRound('Mach das zweite Plakat wärmer', earlierOf(german), de)!.items.map((i) => [i.id, i.title]), [['revise-poster-2', 'Plakat 2 überarbeiten']]);
+    // The revision's title is in the task's language, also of an English round's step; revising a
+    // revision names the step once, not "… überarbeiten überarbeiten".
+    assert.deepEqual(planNextRound('Mach das zweite Plakat wärmer', earlierOf(series()), de)!.items.map((i) => i.title), ['Plakat 2 überarbeiten']);
+    const round2 = series({ round: 2, taskId: uuid(200), language: 'de', checklist: [{ id: 'revise-poster-2', title: 'Plakat 2 überarbeiten', kind: 'IMAGE', count: 1, status: 'DONE', results: [ref(7)], evidence: null }], decisions: [], objects: [] });
+    assert.deepEqual(planNextRound('Das zweite noch heller', earlierOf(german, round2), de)!.items.map((i) => [i.id, i.title]), [['revise-poster-2', 'Plakat 2 überarbeiten']]);
+    assert.deepEqual(planNextRound('把第二张海报改得更暖', earlierOf(series()), textsFor('zh'))!.items.map((i) => i.title), ['修改海报 2']);
+    // Candidates known only by a localized title (a model's plan whose ids came from its titles) are never a result to revise.
+    const localIds = series({ checklist: series().checklist.map((i) => (i.id === 'look-candidates' ? { ...i, id: 'entwuerfe', title: de.offline.step({ step: 'lookCandidates' }) } : i)) });
+    assert.deepEqual(planNextRound('Mach alle Plakate wärmer', earlierOf(localIds), de)!.items.map((i) => i.id), ['revise-poster-1', 'revise-poster-2', 'revise-poster-3']);
   });
 
   test('which results a change is about: the last one, several, all of them; a revision replaces what it revised', () => {

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Viewer } from '../server/auth/viewer.ts';
+import { detectLanguage } from '../server/domain/language.ts';
+import { textsFor } from '../server/domain/replies/texts.ts';
 import { SimulatedProvider } from '../server/generation/simulated.ts';
 import type { BaseMessage } from '@langchain/core/messages';
 import { runTurn } from '../server/runtime/engine.ts';
@@ -182,6 +184,26 @@ describe('an instruction that arrives while a card waits supersedes it', () => {
     const holds = await prisma().ledgerEntry.count({ where: { taskId: id, kind: 'HOLD' } });
     const charges = await prisma().ledgerEntry.count({ where: { taskId: id, kind: 'CHARGE' } });
     assert.deepEqual([holds, charges], [1, 1], 'one hold, one charge');
+  });
+
+  test('a German task: the price card gives its reasons in German, and the card set aside says so in German', async () => {
+    const de = textsFor('de');
+    const id = await start('Ein Bild von einem Leuchtturm in der Abenddämmerung');
+    await prisma().task.update({ where: { id }, data: { autonomy: 'MANUAL', language: 'de' } });
+    for (let i = 0; i < 3 && (await cards(id, 'PAID_ACTION')).length === 0; i++) await runQueued(id);
+    const [price] = await cards(id, 'PAID_ACTION');
+    assert.equal(price?.status, 'PENDING', 'the price card waits');
+    const reasons = price!.reasons as { code: string; message: string }[];
+    assert.equal(reasons.find((r) => r.code === 'AUTONOMY_MANUAL')?.message, de.approvalReason({ code: 'AUTONOMY_MANUAL' }));
+    for (const r of reasons) assert.equal(detectLanguage(r.message).language, 'de', r.message);
+
+    await signal(id, 'ADD_CONTEXT', 'mit rotem Dach, bitte');
+    await assertSetAside(id, price!.id, 'ADD_CONTEXT', 'mit rotem Dach, bitte');
+    const note = (await prisma().approval.findUniqueOrThrow({ where: { id: price!.id } })).note;
+    assert.equal(note, 'Zurückgestellt durch den Kontext, den du ergänzt hast: „mit rotem Dach, bitte“');
+    assert.equal(detectLanguage(note!).language, 'de');
+    const [event] = (await supersededEvents(id)).filter((p) => p.approvalId === price!.id);
+    assert.equal(event?.note, note, 'the timeline event carries the same German note');
   });
 
   test('an instruction with nothing waiting supersedes nothing; irreversible cards are left alone', async () => {

@@ -2,6 +2,9 @@
 // decide: the confirmation-free amounts (per action, per day), the plan budget a
 // person approved, and the autonomy level; a fourth, the task's budget cap, is a hard stop that no
 // approval overrides. The model never appears here: only a person's recorded decision counts.
+// The reasons are shown on the card, so they are written in the task's language.
+import { textsFor } from './replies/texts.ts';
+import type { ApprovalReasonView } from './replies/types.ts';
 
 export type AutonomyLevel = 'MANUAL' | 'SUPERVISED' | 'AUTONOMOUS';
 export type ApprovalStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'CANCELLED' | 'SUPERSEDED';
@@ -22,6 +25,8 @@ export type PaidActionContext = {
   taskCommittedCents: number;
   /** A person's earlier decision on exactly this action, if one was asked for. */
   existing: { id: string; status: ApprovalStatus } | null;
+  /** The task's language (ISO 639-1): the card's reasons are written in it (English when none). */
+  language?: string | null;
 };
 
 export type ApprovalReasonCode =
@@ -58,32 +63,20 @@ export function decidePaidAction(c: PaidActionContext): PaidActionDecision {
   if (c.existing?.status === 'REJECTED' || c.existing?.status === 'CANCELLED') return { kind: 'rejected', approvalId: c.existing.id };
   if (c.existing?.status === 'SUPERSEDED') return { kind: 'superseded', approvalId: c.existing.id };
 
+  const t = textsFor(c.language);
   const reasons: ApprovalReason[] = [];
+  const push = (r: ApprovalReasonView) => reasons.push({ code: r.code, message: t.approvalReason(r) });
   const withinPlan = c.approvedBudgetCents !== null && c.taskCommittedCents + c.quoteCents <= c.approvedBudgetCents;
-  if (c.autonomy === 'MANUAL') {
-    reasons.push({ code: 'AUTONOMY_MANUAL', message: 'Autonomy is set to manual: every paid action is confirmed.' });
-  }
-  if (c.confirmEach) {
-    reasons.push({ code: 'CREDENTIAL_CONFIRMS_EACH', message: 'This task was started through an integration whose paid actions are confirmed one by one.' });
-  }
+  if (c.autonomy === 'MANUAL') push({ code: 'AUTONOMY_MANUAL' });
+  if (c.confirmEach) push({ code: 'CREDENTIAL_CONFIRMS_EACH' });
   if (c.approvedBudgetCents !== null && !withinPlan) {
-    reasons.push({
-      code: 'PLAN_BUDGET',
-      message: `This would bring the task to ${usd(c.taskCommittedCents + c.quoteCents)}, above the approved plan budget of ${usd(c.approvedBudgetCents)}.`,
-    });
+    push({ code: 'PLAN_BUDGET', totalCents: c.taskCommittedCents + c.quoteCents, budgetCents: c.approvedBudgetCents });
   }
   // Autonomous work inside an approved plan budget is not interrupted by the small-amount rules.
   const autonomousInPlan = c.autonomy === 'AUTONOMOUS' && withinPlan;
   if (!autonomousInPlan) {
-    if (c.quoteCents > c.perActionFreeCents) {
-      reasons.push({ code: 'PER_ACTION_LIMIT', message: `${usd(c.quoteCents)} is above the confirmation-free amount of ${usd(c.perActionFreeCents)} per action.` });
-    }
-    if (c.spentTodayCents + c.quoteCents > c.dailyFreeCents) {
-      reasons.push({
-        code: 'DAILY_LIMIT',
-        message: `Today's paid actions would reach ${usd(c.spentTodayCents + c.quoteCents)}, above the confirmation-free ${usd(c.dailyFreeCents)} per day.`,
-      });
-    }
+    if (c.quoteCents > c.perActionFreeCents) push({ code: 'PER_ACTION_LIMIT', quoteCents: c.quoteCents, freeCents: c.perActionFreeCents });
+    if (c.spentTodayCents + c.quoteCents > c.dailyFreeCents) push({ code: 'DAILY_LIMIT', totalCents: c.spentTodayCents + c.quoteCents, freeCents: c.dailyFreeCents });
   }
   if (reasons.length === 0) return { kind: 'proceed', approvedBy: 'rules' };
   return { kind: 'ask', reasons, pendingId: c.existing?.status === 'PENDING' ? c.existing.id : null };

@@ -166,6 +166,21 @@ export const de: Texts = {
   planReasonAgain: 'Der Plan ist seit der Freigabe bei bezahlten Ergebnissen oder Kosten gewachsen.',
   generateTitle: (kind, cents, prompt) => `${KIND[kind]} für ${money(cents)} erzeugen: ${q(prompt)}`,
   checkpointReason: 'Der Agent braucht deine Entscheidung, um weiterzumachen.',
+  approvalReason: (r) => {
+    switch (r.code) {
+      case 'AUTONOMY_MANUAL':
+        return 'Die Autonomie ist auf manuell gestellt: Jede kostenpflichtige Aktion wird bestätigt.';
+      case 'CREDENTIAL_CONFIRMS_EACH':
+        return 'Diese Aufgabe wurde über eine Integration gestartet, deren kostenpflichtige Aktionen einzeln bestätigt werden.';
+      case 'PLAN_BUDGET':
+        return `Damit käme die Aufgabe auf ${money(r.totalCents)}, über dem genehmigten Planbudget von ${money(r.budgetCents)}.`;
+      case 'PER_ACTION_LIMIT':
+        return `${money(r.quoteCents)} liegt über dem bestätigungsfreien Betrag von ${money(r.freeCents)} pro Aktion.`;
+      case 'DAILY_LIMIT':
+        return `Die kostenpflichtigen Aktionen von heute kämen auf ${money(r.totalCents)}, über die bestätigungsfreien ${money(r.freeCents)} pro Tag.`;
+    }
+  },
+  supersededNote: (by, said) => `Zurückgestellt durch ${{ REVISE: 'deine Überarbeitung', ADD_CONTEXT: 'den Kontext, den du ergänzt hast', MESSAGE: 'deine Nachricht' }[by]}: ${q(said)}`,
 
   offline: {
     tag: '[Offline-Modell]',
@@ -178,6 +193,8 @@ export const de: Texts = {
     candidate: (n) => `Entwurf ${n}`,
     allDone: 'Alle Schritte sind erledigt.',
     deliveredList: (l) => `Geliefert: ${l}`,
+    planningAgain: (said) => `Ich plane neu mit dem, was du gesagt hast: ${said}`,
+    revise: (title) => `${title} überarbeiten`,
     step,
   },
 };

@@ -182,6 +182,21 @@ export const en: Texts = {
   planReasonAgain: 'The plan grew in paid results or cost since it was approved.',
   generateTitle: (kind, cents, prompt) => `Generate ${KIND[kind]} for ${money(cents)}: ${q(prompt)}`,
   checkpointReason: 'The agent needs your decision to go on.',
+  approvalReason: (r) => {
+    switch (r.code) {
+      case 'AUTONOMY_MANUAL':
+        return 'Autonomy is set to manual: every paid action is confirmed.';
+      case 'CREDENTIAL_CONFIRMS_EACH':
+        return 'This task was started through an integration whose paid actions are confirmed one by one.';
+      case 'PLAN_BUDGET':
+        return `This would bring the task to ${money(r.totalCents)}, above the approved plan budget of ${money(r.budgetCents)}.`;
+      case 'PER_ACTION_LIMIT':
+        return `${money(r.quoteCents)} is above the confirmation-free amount of ${money(r.freeCents)} per action.`;
+      case 'DAILY_LIMIT':
+        return `Today's paid actions would reach ${money(r.totalCents)}, above the confirmation-free ${money(r.freeCents)} per day.`;
+    }
+  },
+  supersededNote: (by, said) => `Set aside by ${{ REVISE: 'your revision', ADD_CONTEXT: 'the context you added', MESSAGE: 'your message' }[by]}: ${q(said)}`,
 
   offline: {
     tag: '[offline model]',
@@ -194,6 +209,8 @@ export const en: Texts = {
     candidate: (n) => `Candidate ${n}`,
     allDone: 'All steps are done.',
     deliveredList: (l) => `Delivered: ${l}`,
+    planningAgain: (said) => `Planning again with what you said: ${said}`,
+    revise: (title) => `Revise ${title}`,
     step,
   },
 };

@@ -166,6 +166,21 @@ export const es: Texts = {
   planReasonAgain: 'El plan ha crecido en resultados de pago o en coste desde que se aprobó.',
   generateTitle: (kind, cents, prompt) => `Generar ${KIND[kind]} por ${money(cents)}: ${q(prompt)}`,
   checkpointReason: 'El agente necesita tu decisión para continuar.',
+  approvalReason: (r) => {
+    switch (r.code) {
+      case 'AUTONOMY_MANUAL':
+        return 'La autonomía está en manual: cada acción de pago se confirma.';
+      case 'CREDENTIAL_CONFIRMS_EACH':
+        return 'Esta tarea se inició desde una integración cuyas acciones de pago se confirman una por una.';
+      case 'PLAN_BUDGET':
+        return `Esto llevaría la tarea a ${money(r.totalCents)}, por encima del presupuesto del plan aprobado de ${money(r.budgetCents)}.`;
+      case 'PER_ACTION_LIMIT':
+        return `${money(r.quoteCents)} supera el importe sin confirmación de ${money(r.freeCents)} por acción.`;
+      case 'DAILY_LIMIT':
+        return `Las acciones de pago de hoy llegarían a ${money(r.totalCents)}, por encima de los ${money(r.freeCents)} sin confirmación por día.`;
+    }
+  },
+  supersededNote: (by, said) => `Apartada por ${{ REVISE: 'tu revisión', ADD_CONTEXT: 'el contexto que añadiste', MESSAGE: 'el mensaje que enviaste' }[by]}: ${q(said)}`,
 
   offline: {
     tag: '[modelo sin conexión]',
@@ -178,6 +193,8 @@ export const es: Texts = {
     candidate: (n) => `Propuesta ${n}`,
     allDone: 'Todos los pasos están hechos.',
     deliveredList: (l) => `Entregado: ${l}`,
+    planningAgain: (said) => `Vuelvo a planificar con lo que dijiste: ${said}`,
+    revise: (title) => `Revisar ${title}`,
     step,
   },
 };

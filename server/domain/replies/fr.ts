@@ -166,6 +166,21 @@ export const fr: Texts = {
   planReasonAgain: "Le plan a grandi en résultats payants ou en coût depuis qu'il a été approuvé.",
   generateTitle: (kind, cents, prompt) => `Générer ${KIND[kind]} pour ${money(cents)} : ${q(prompt)}`,
   checkpointReason: "L'agent a besoin de votre décision pour continuer.",
+  approvalReason: (r) => {
+    switch (r.code) {
+      case 'AUTONOMY_MANUAL':
+        return "L'autonomie est réglée sur manuel : chaque action payante est confirmée.";
+      case 'CREDENTIAL_CONFIRMS_EACH':
+        return 'Cette tâche a été lancée par une intégration dont les actions payantes sont confirmées une par une.';
+      case 'PLAN_BUDGET':
+        return `Cela porterait la tâche à ${money(r.totalCents)}, au-delà du budget du plan approuvé de ${money(r.budgetCents)}.`;
+      case 'PER_ACTION_LIMIT':
+        return `${money(r.quoteCents)} dépasse le montant sans confirmation de ${money(r.freeCents)} par action.`;
+      case 'DAILY_LIMIT':
+        return `Les actions payantes d'aujourd'hui atteindraient ${money(r.totalCents)}, au-delà des ${money(r.freeCents)} sans confirmation par jour.`;
+    }
+  },
+  supersededNote: (by, said) => `Mise de côté par ${{ REVISE: 'votre révision', ADD_CONTEXT: 'le contexte que vous avez ajouté', MESSAGE: 'votre message' }[by]} : ${q(said)}`,
 
   offline: {
     tag: '[modèle hors ligne]',
@@ -178,6 +193,8 @@ export const fr: Texts = {
     candidate: (n) => `Piste ${n}`,
     allDone: 'Toutes les étapes sont terminées.',
     deliveredList: (l) => `Livré : ${l}`,
+    planningAgain: (said) => `Je planifie à nouveau avec ce que vous avez dit : ${said}`,
+    revise: (title) => `Retoucher ${title}`,
     step,
   },
 };

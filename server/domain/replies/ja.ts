@@ -165,6 +165,21 @@ export const ja: Texts = {
   planReasonAgain: '承認後に、有料の成果物または費用が増えました。',
   generateTitle: (kind, cents, prompt) => `${KIND[kind]}を生成（${money(cents)}）：${q(prompt)}`,
   checkpointReason: '続けるにはあなたの判断が必要です。',
+  approvalReason: (r) => {
+    switch (r.code) {
+      case 'AUTONOMY_MANUAL':
+        return '自律レベルが手動に設定されています：有料の操作はすべて確認されます。';
+      case 'CREDENTIAL_CONFIRMS_EACH':
+        return 'このタスクは、有料の操作を一件ずつ確認する連携から開始されました。';
+      case 'PLAN_BUDGET':
+        return `これによりタスクの費用は ${money(r.totalCents)} になり、承認済みの計画の予算 ${money(r.budgetCents)} を超えます。`;
+      case 'PER_ACTION_LIMIT':
+        return `${money(r.quoteCents)} は、操作ごとの確認不要の金額 ${money(r.freeCents)} を超えています。`;
+      case 'DAILY_LIMIT':
+        return `本日の有料の操作は ${money(r.totalCents)} に達し、1日あたりの確認不要の金額 ${money(r.freeCents)} を超えます。`;
+    }
+  },
+  supersededNote: (by, said) => `${{ REVISE: 'あなたの修正', ADD_CONTEXT: 'あなたが追加した情報', MESSAGE: 'あなたのメッセージ' }[by]}により保留になりました：${q(said)}`,
 
   offline: {
     tag: '[オフラインモデル]',
@@ -177,6 +192,8 @@ export const ja: Texts = {
     candidate: (n) => `候補 ${n}`,
     allDone: 'すべてのステップが完了しました。',
     deliveredList: (l) => `納品：${l}`,
+    planningAgain: (said) => `いただいた内容で計画し直します：${said}`,
+    revise: (title) => `${title} を修正`,
     step,
   },
 };

@@ -27,6 +27,17 @@ export type Fact = { kind: FactKind; subject: string; value: string };
 /** Paid work a cancel would abandon. */
 export type PaidWork = { runningJobs: number; heldCents: number; approvedCents: number };
 
+/** Why a paid action waits for a person (domain/approval-policy.ts), with the amounts it names. */
+export type ApprovalReasonView =
+  | { code: 'AUTONOMY_MANUAL' }
+  | { code: 'CREDENTIAL_CONFIRMS_EACH' }
+  | { code: 'PLAN_BUDGET'; totalCents: number; budgetCents: number }
+  | { code: 'PER_ACTION_LIMIT'; quoteCents: number; freeCents: number }
+  | { code: 'DAILY_LIMIT'; totalCents: number; freeCents: number };
+
+/** How a person's instruction reached a task whose card it set aside. */
+export type InstructionKind = 'REVISE' | 'ADD_CONTEXT' | 'MESSAGE';
+
 /** The offline model's checklist step titles (the plan it makes from fixed rules). */
 export type OfflineStep =
   | { step: 'lookCandidates' }
@@ -101,6 +112,10 @@ export interface Texts {
   planReasonAgain: string;
   generateTitle(kind: GenerationKindName, cents: number, prompt: string): string;
   checkpointReason: string;
+  /** A reason on a price card: why this paid action needs a confirmation. */
+  approvalReason(r: ApprovalReasonView): string;
+  /** The note of a card set aside by the person's instruction (`said`: their words, clipped). */
+  supersededNote(by: InstructionKind, said: string): string;
 
   // The offline model's words.
   offline: {
@@ -114,6 +129,10 @@ export interface Texts {
     candidate(n: number): string;
     allDone: string;
     deliveredList(list: string): string;
+    /** After a card was set aside by the person's words: planning again with them. */
+    planningAgain(said: string): string;
+    /** A next round's step that revises an earlier result (its title). */
+    revise(title: string): string;
     step(s: OfflineStep): string;
   };
 }

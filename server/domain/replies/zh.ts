@@ -164,6 +164,21 @@ export const zh: Texts = {
   planReasonAgain: '自批准以来，计划的付费结果或费用增加了。',
   generateTitle: (kind, cents, prompt) => `生成${KIND[kind]}（${money(cents)}）：${q(prompt)}`,
   checkpointReason: '需要你的决定才能继续。',
+  approvalReason: (r) => {
+    switch (r.code) {
+      case 'AUTONOMY_MANUAL':
+        return '自主级别设为手动：每个付费操作都需要确认。';
+      case 'CREDENTIAL_CONFIRMS_EACH':
+        return '此任务通过一个集成启动，其付费操作需要逐一确认。';
+      case 'PLAN_BUDGET':
+        return `这会使任务的花费达到 ${money(r.totalCents)}，超过已批准的计划预算 ${money(r.budgetCents)}。`;
+      case 'PER_ACTION_LIMIT':
+        return `${money(r.quoteCents)} 超过了每次操作免确认的额度 ${money(r.freeCents)}。`;
+      case 'DAILY_LIMIT':
+        return `今天的付费操作将达到 ${money(r.totalCents)}，超过每天免确认的额度 ${money(r.freeCents)}。`;
+    }
+  },
+  supersededNote: (by, said) => `已因${{ REVISE: '你的修改', ADD_CONTEXT: '你补充的背景', MESSAGE: '你的消息' }[by]}而搁置：${q(said)}`,
 
   offline: {
     tag: '[离线模型]',
@@ -176,6 +191,8 @@ export const zh: Texts = {
     candidate: (n) => `候选 ${n}`,
     allDone: '所有步骤都已完成。',
     deliveredList: (l) => `已交付：${l}`,
+    planningAgain: (said) => `根据你说的内容重新规划：${said}`,
+    revise: (title) => `修改${title}`,
     step,
   },
 };

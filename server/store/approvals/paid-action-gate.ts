@@ -46,7 +46,7 @@ export async function paidActionGate(
   const task = a.taskId
     ? await tx.task.findUnique({
         where: { id: a.taskId },
-        select: { autonomy: true, perActionFreeCents: true, budgetCapCents: true, approvedBudgetCents: true, paidActions: true },
+        select: { autonomy: true, perActionFreeCents: true, budgetCapCents: true, approvedBudgetCents: true, paidActions: true, language: true },
       })
     : null;
   const existing = await tx.approval.findUnique({
@@ -64,6 +64,7 @@ export async function paidActionGate(
     spentTodayCents: await committedCents(tx, 'today', a.workspaceId),
     taskCommittedCents: a.taskId ? await committedCents(tx, 'task', a.taskId) : 0,
     existing: existing ? { id: existing.id, status: existing.status as ApprovalStatus } : null,
+    language: task?.language ?? null,
   });
   switch (decision.kind) {
     case 'proceed':

@@ -10,6 +10,7 @@
 import type { Actor } from '../../channel/types.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
+import { textsFor } from '../../domain/replies/texts.ts';
 import { isTerminal } from '../../domain/task-status.ts';
 import type { Scheduler } from '../scheduler.ts';
 import { applyTransition, lockTask } from '../tasks/apply-transition.ts';
@@ -31,8 +32,9 @@ const WORDS: Record<Instruction['kind'], string> = { REVISE: 'your revision', AD
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-/** The note a superseded card keeps: which instruction set it aside, in words. */
-export const supersededNote = (i: Pick<Instruction, 'kind' | 'text'>) => `Set aside by ${WORDS[i.kind]}: “${clip(i.text.replace(/\s+/g, ' ').trim(), 300)}”`;
+/** The note a superseded card keeps: which instruction set it aside, in words of the task's language. */
+export const supersededNote = (i: Pick<Instruction, 'kind' | 'text'>, language?: string | null) =>
+  textsFor(language).supersededNote(i.kind, clip(i.text.replace(/\s+/g, ' ').trim(), 300));
 
 /**
  * Marks the task's open plan, checkpoint and price cards SUPERSEDED by `instruction` and wakes a
@@ -50,7 +52,9 @@ export async function supersedeWaitingCards(
   const task = await lockTask(tx, args.taskId);
   if (!task || isTerminal(task.status)) return [];
   const open = await pendingCardsOfTask(tx, args.taskId, SUPERSEDABLE_KINDS);
-  const note = supersededNote(args.instruction);
+  if (!open.length) return [];
+  const { language } = (await tx.task.findUnique({ where: { id: args.taskId }, select: { language: true } })) ?? { language: null };
+  const note = supersededNote(args.instruction, language);
   const done: string[] = [];
   for (const card of open) {
     await lockApproval(tx, card.id);

@@ -45,7 +45,7 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     if (toolResults.some((r) => r?.status === 'FAILED')) return null; // the plan was refused: answer plainly
     // The user's first message (the goal) says what is asked; the title and later words if it does not.
     // A next round plans only its change (./rounds.ts), from the earlier rounds' results.
-    const plan = (earlier?.length ? planNextRound(goal || userWords.join(' '), earlier) : null) ?? classify(goal) ?? classify(subject) ?? classify(userWords.join(' '));
+    const plan = (earlier?.length ? planNextRound(goal || userWords.join(' '), earlier, say) : null) ?? classify(goal) ?? classify(subject) ?? classify(userWords.join(' '));
     if (!plan) return null;
     return {
       content: `${TAG} Planning: ${plan.kind.replace(/-/g, ' ')}, from fixed rules.`,
@@ -73,7 +73,7 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     const replanned = revision ? classify(said) : null;
     const steps = replanned && replanned.items.length > 1 ? localizedPlan(replanned.items, say) : items.map((i) => ({ id: i.id, title: i.title, kind: i.kind, count: i.count }));
     return {
-      content: `${TAG} Planning again with what you said: ${said.slice(0, 200)}`,
+      content: `${say.offline.tag} ${say.offline.planningAgain(said.slice(0, 200))}`,
       calls: [{ name: 'plan_checklist', args: { items: steps, reason: `${revision ? 'revised' : 'with added context'}: ${said}`.slice(0, 500) } }],
     };
   }

@@ -12,6 +12,8 @@
 // "look-candidates"; offline/texts.ts): a revision is "revise-poster-2", whatever the titles say.
 import { classify, type Plan } from './classify.ts';
 import { normalizeRequest } from './cues.ts';
+import { REPLY_LANGUAGES, textsFor, type Texts } from '../../../domain/replies/texts.ts';
+import { isCandidateStep, isCandidateTitle, localizedTitle } from './texts.ts';
 
 export type EarlierItem = { round: number; n: number; id: string; status: string; title: string; kind: string; count: number; results: string[] };
 export type EarlierRound = { round: number; status: string; items: EarlierItem[] };
@@ -20,8 +22,10 @@ export type RoundPlan = Omit<Plan, 'items'> & { items: { id?: string; title: str
 
 const GENERATION = new Set(['IMAGE', 'VIDEO', 'AUDIO', 'MODEL_3D']);
 const REVISE_ID = 'revise-';
-const REVISE_TITLE = 'Revise ';
-const isCandidates = (i: { id: string }) => /candidate/i.test(i.id);
+/** Candidates, known by id (the English slug) or by title (in any language). */
+const isCandidates = (i: { id: string; title: string }) => isCandidateStep(i) || isCandidateTitle(i.title);
+/** A revision's title in every language, as the text before and after the revised step's title. */
+const REVISE_TITLES = [...new Set(REPLY_LANGUAGES.map((l) => textsFor(l).offline.revise('\u0000')))].map((x) => x.split('\u0000') as [string, string]);
 
 /** The earlier rounds of the request's "[earlier rounds]" block, or null when there is none. */
 export function parseEarlierRounds(text: string): EarlierRound[] | null {
@@ -54,7 +58,12 @@ export function parseEarlierRounds(text: string): EarlierRound[] | null {
 /** The step a step made or revised: "revise-poster-2" revises "poster-2". */
 export const deliverableKey = (id: string) => (id.startsWith(REVISE_ID) ? id.slice(REVISE_ID.length) : id);
 /** A step's title without the revision mark. */
-const baseTitle = (title: string) => (title.startsWith(REVISE_TITLE) ? title.slice(REVISE_TITLE.length) : title);
+function baseTitle(title: string): string {
+  for (const [before, after] of REVISE_TITLES) {
+    if (title.length > before.length + after.length && title.startsWith(before) && title.endsWith(after)) return title.slice(before.length, title.length - after.length);
+  }
+  return title;
+}
 
 /** The line's delivered results by step, latest revision of each, in the order they were first made (candidates excluded). */
 export function deliverables(rounds: readonly EarlierRound[]): EarlierItem[] {
@@ -136,9 +145,10 @@ function kindsAsked(request: string): Set<string> | null {
 
 /**
  * The plan of a next round: only what its request changes or adds, from the earlier rounds. Null
- * when the rules cannot tell (the caller plans from the request alone).
+ * when the rules cannot tell (the caller plans from the request alone). `say`: the task's language
+ * (a revision's step title).
  */
-export function planNextRound(request: string, rounds: readonly EarlierRound[]): RoundPlan | null {
+export function planNextRound(request: string, rounds: readonly EarlierRound[], say: Texts = textsFor('en')): RoundPlan | null {
   const subject = request.replace(/\s+/g, ' ').trim().slice(0, 160);
   const made = deliverables(rounds);
   const asked = kindsAsked(request);
@@ -146,7 +156,7 @@ export function planNextRound(request: string, rounds: readonly EarlierRound[]):
   const revise = (targets: EarlierItem[]): RoundPlan => ({
     kind: 'change',
     subject,
-    items: targets.map((d) => ({ id: `${REVISE_ID}${deliverableKey(d.id)}`.slice(0, 40), title: `${REVISE_TITLE}${baseTitle(d.title)}`, kind: d.kind, ...(d.count > 1 ? { count: d.count } : {}) })),
+    items: targets.map((d) => ({ id: `${REVISE_ID}${deliverableKey(d.id)}`.slice(0, 40), title: say.offline.revise(localizedTitle(baseTitle(d.title), say)), kind: d.kind, ...(d.count > 1 ? { count: d.count } : {}) })),
   });
 
   // 1. A result named by its position: "the second poster", "poster 2", "the last one".

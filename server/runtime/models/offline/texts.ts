@@ -38,6 +38,12 @@ function stepOf(title: string): OfflineStep | null {
   return null;
 }
 
+/** One English step title in the task's language (a title no template knows stays as it is). */
+export function localizedTitle(title: string, t: Texts): string {
+  const step = stepOf(title);
+  return step ? t.offline.step(step) : title;
+}
+
 /**
  * A plan's steps with their titles in the task's language and the ids their English titles always
  * gave them (so re-plans, results and next rounds find the same steps).
