@@ -5,7 +5,7 @@
 import { transactWithEvents } from '../channel/unit-of-work.ts';
 import type { Decision } from '../domain/history.ts';
 import { consumeChangeNotices, consumeInboxItems } from '../store/journal/inbox.ts';
-import { insertStep, insertToolCalls, recordCallOutcome, startCall, toolCallId, type CallOutcome } from '../store/journal/steps.ts';
+import { insertStep, insertToolCalls, recordCallOutcome, startCall, toolCallId, type CallOutcome, type NewStep } from '../store/journal/steps.ts';
 import type { RuntimeDeps } from './deps.ts';
 import { InboxChanged, LeaseLost } from './errors.ts';
 import { fence, type Claim } from './lease.ts';
@@ -20,16 +20,9 @@ export type { CallOutcome, Decision };
 export async function commitStep(
   rt: RuntimeDeps,
   claim: Claim,
-  step: {
-    index: number;
-    decision: Decision;
-    requestDigest: string;
-    request: unknown;
-    model: string;
-    usage: unknown;
-    /** Which model role answered and why, the tool-set decision and the context size. */
-    routing?: unknown;
-    costCents?: number;
+  // The step row as the store writes it (routing: which model role answered and why, the tool-set
+  // decision and the context size); the claim supplies turn, task and generation.
+  step: Omit<NewStep, 'turnId' | 'taskId' | 'generation'> & {
     consumedInboxIds: string[];
     /** Change notices this step's model input carried (shared workspace): consumed with the step. */
     consumedNoticeIds?: string[];
