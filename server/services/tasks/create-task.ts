@@ -22,10 +22,13 @@ export async function createTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
   // Stored beside the keys of tasks the server creates itself (`message:<id>`), so namespaced.
   const storedKey = input.idempotencyKey ? clientKey(input.idempotencyKey) : null;
   if (claim && storedKey) {
-    await checkIdempotencyKey(deps.prisma, claim);
+    // Task first, then the key: a task that is visible was committed with its key record, so the
+    // check compares against that request. (Checked the other way round, a racing request with other
+    // input could pass the check before the winner commits and then return the winner's task.)
     const existing = await deps.prisma.task.findUnique({
       where: { workspaceId_idempotencyKey: { workspaceId: input.workspaceId, idempotencyKey: storedKey } },
     });
+    await checkIdempotencyKey(deps.prisma, claim);
     if (existing) return existing;
   }
   try {
