@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dateSpans } from '../server/routing/dates.ts';
 import { routeOffline } from '../server/routing/offline-router.ts';
-import { concepts, editDistance, features, normalize, overlap } from '../server/routing/text.ts';
+import { clientNames, concepts, editDistance, features, normalize, overlap } from '../server/routing/text.ts';
+import { ORGANISATION } from '../server/routing/cues.ts';
 import type { TaskIndexEntry } from '../server/routing/types.ts';
 
 const NOW = new Date('2026-12-02T15:00:00Z'); // a Wednesday
@@ -75,4 +76,32 @@ test('casual commands, status questions, greetings, facts, one-offs and next edi
     assert.equal(route(t).outcome, 'LIGHTWEIGHT_TASK', t);
   }
   for (const t of ["let's do the 2027 book fair poster", "next year's book fair poster, same look"]) expect(t, 'NEW_TASK', null, undefined, 'fair');
+});
+
+test("another client's request is new work, even of a kind a task has; new work modelled on a finished task is seeded from it", () => {
+  const index = [
+    entry('boards', 'Harbour Bakery menu boards', { status: 'COMPLETED', hoursAgo: 150, endedAt: new Date(NOW.getTime() - 150 * H), results: ['board 1 — breads'] }),
+    entry('promo', 'Northwind Yoga promo video', { hoursAgo: 5 }),
+    entry('plakat', 'Plakat Bäckerei Sonnenschein', { status: 'COMPLETED', hoursAgo: 90, endedAt: new Date(NOW.getTime() - 90 * H) }),
+  ];
+  const route = (text: string) => routeOffline(text, index, NOW);
+  const expect = (text: string, outcome: string, taskId: string | null, seed?: string) => {
+    const d = route(text);
+    assert.deepEqual([d.outcome, d.taskId, d.seedTaskId], [outcome, taskId, seed], `${text}: ${d.reason}`);
+  };
+  // A client no task knows, in four languages: new work, not the task of the same kind.
+  for (const t of [
+    'Juniper Climbing Gym wants a promo video for their reopening',
+    'Die Metzgerei Huber braucht ein Plakat zum Jubiläum',
+    'La boulangerie Dufour voudrait aussi une vidéo promo',
+    'La panadería Sol necesita una vídeo promocional corto',
+  ]) expect(t, 'NEW_TASK', null);
+  // Modelled on the finished boards: seeded from them.
+  expect('Saltmarsh Coffee wants menu boards in the same style as the Harbour Bakery ones', 'NEW_TASK', null, 'boards');
+  // The client a task already has, with a change: that task.
+  expect('Northwind Yoga wants the intro of the promo video shorter', 'EXISTING_TASK', 'promo');
+  // Capitalised words that are no client: languages, and verbs that end like a place ("hochgeladen").
+  expect('add captions in English and Welsh to the Northwind promo video', 'EXISTING_TASK', 'promo');
+  assert.deepEqual(clientNames('Für den Film hab ich neue Aufnahmen hochgeladen, bau die bitte ein.', (w) => ORGANISATION.test(w)), []);
+  assert.deepEqual(clientNames('Die Brauerei Hirschberg und die escuela de baile Compás', (w) => ORGANISATION.test(w)).sort(), ['compas', 'hirschberg']);
 });

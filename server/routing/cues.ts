@@ -94,3 +94,24 @@ export const CUE_WORDS =
  */
 export const INDEFINITE_OBJECT =
   /\b(a|an|ein|eine|einen|un|une|una|uno)\b(?! (bit|little|lot|touch|tad|bisschen|wenig|paar|peu|poco|poquito)\b)|(?<![第这那])(一|两|几|三|四|五)(张|个|条|套|份|本|款|版|整套)|(一つ|ひとつ|一枚|1枚)/u;
+
+/**
+ * Wanting something made, said of someone else ("the gym wants a video", "die Brauerei möchte",
+ * "le salon voudrait", "la escuela quiere", "necesita"): a request, though no verb of making is in it.
+ */
+export const WANT =
+  /\b(wants?|wanted|needs?|(would|d) (like|love)|asked for|is asking for|are asking for|mochte|mochten|braucht|brauchen|will|wollen|wunscht|wunschen|hatte gern|hatten gern|veut|veulent|voudrai\w*|souhait\w*|a besoin|ont besoin|aimerai\w*|quier\w*|necesit\w*|busca|buscan|le gustaria|les gustaria)\b|(想要|需要|要一|希望|欲しい|ほしい|お願いしたい)/u;
+
+/**
+ * New work modelled on earlier work ("same style", "so ähnlich wie die von Falkenstein", "dans le
+ * même style", "como el de"): the earlier work is the model, not the work to change.
+ */
+export const SIMILAR =
+  /\b(same style|same look|same feel|in the style of|similar to|similar ones?|just like (the|those|that)|like the ones?|along the lines of|(so )?ahnlich wie|im (gleichen|selben) (stil|look)|nach dem vorbild|wie (die|das|der) (von|fur|vom|beim)|dans le meme (style|esprit|gout)|du meme style|meme style que|similaire a|comme (celle|celui|ceux|celles) (de|du|des|pour)|del mismo estilo|mismo estilo|estilo parecido|parecid[oa]s? a|como (el|la|los|las) de|igual que (el|la|los|las) de)\b|(同样的风格|一样的风格|同样风格|类似的|仿照|参照|と同じ(感じ|スタイル|テイスト|雰囲気)|みたいな感じ)/u;
+
+/**
+ * What a client is called by: a shop, a practice, an event. A capitalised name beside one of these
+ * ("Brauerei Hirschberg", "Juniper Climbing Gym", "escuela de baile Compás") names the client.
+ */
+export const ORGANISATION =
+  /^\p{L}{3,}(erei|praxis|schule|studio|salon|verein|zentrum|galerie)$|^(bakery|bakeries|cafe|coffee|brewery|hotel|gym|school|shop|store|studio|salon|restaurant|bistro|bar|clinic|practice|agency|festival|club|company|co|inc|ltd|gmbh|ag|kg|market|gallery|museum|theatre|theater|library|winery|farm|florist|pharmacy|bookshop|bookstore|boutique|spa|academy|foundation|association|bank|group|labs?|baeckerei|backerei|brauerei|konditorei|metzgerei|praxis|schule|verein|kanzlei|apotheke|buchhandlung|weingut|hof|laden|galerie|boulangerie|patisserie|brasserie|fromagerie|librairie|pharmacie|cabinet|ecole|clinique|association|cave|domaine|maison|atelier|panaderia|pasteleria|floristeria|libreria|farmacia|escuela|academia|gimnasio|clinica|tienda|bodega|cerveceria|taller|estudio|fundacion|restaurante|cafeteria)$/u;

@@ -29,13 +29,16 @@ import {
   REMEMBER,
   RESUME,
   SMALL_ITEM,
+  ORGANISATION,
+  SIMILAR,
   SMALL_TALK,
   STATUS,
   THANKS,
+  WANT,
 } from './cues.ts';
 import { detectLanguage } from '../domain/language.ts';
 import { dateSpans, inSpans, type DateSpan } from './dates.ts';
-import { features, isTypeFeature, kindQualifiers, normalize, overlap, shortFor, typoOf, wordCount } from './text.ts';
+import { clientNames, features, isTypeFeature, kindQualifiers, normalize, overlap, shortFor, typoOf, wordCount } from './text.ts';
 import type { Candidate, RouteDecision, RouteIntent, TaskIndexEntry } from './types.ts';
 
 // Thresholds on the score (0..1), chosen on the development set test/eval/routing-cases.json with
@@ -52,6 +55,8 @@ const DATE_BONUS = 0.2;
 const RECENT_MS = 6 * 3600_000;
 
 const has = (re: RegExp, s: string) => re.test(s);
+/** "One for their spa", "eine für", "une pour", "uno para": another of the same, for something else. */
+const ONE_FOR = /\b(one|ones) for\b|\b(eine[ns]?|welche) fur\b|\b(une?|des) pour\b|\b(uno|una|unos|unas) para\b|(一个给|一套给|用の)/u;
 /** "Make it orange": a pronoun for earlier work (articles such as "die", "das" are not). */
 const PRONOUN = /\b(it|them|that one|this one|the same)\b|它|それ|これ|あれ/u;
 /** "Go on with it" in a clause: a request to the task, whatever else the message asks. */
@@ -271,6 +276,22 @@ export function routeOffline(text: string, index: TaskIndexEntry[], now = new Da
   const top1 = all[0];
   if (top1?.entry.archived && top1.score >= WEAK && (!best || (best.score < STRONG && top1.score - best.score >= MARGIN))) {
     return decide('NEW_TASK', `new work from the archived "${top1.title}"`, { title: trimmed.replace(/\s+/g, ' ').slice(0, 80), seedTaskId: top1.taskId });
+  }
+
+  // Another client's work: the message names a client no task of the index knows ("Juniper Climbing
+  // Gym wants a promo video", "die Brauerei Hirschberg möchte auch Etiketten") and asks for
+  // something. New work, even when it shares the kind of work, or words, with a task; modelled on
+  // the task it names as the example ("like the ones from Falkenstein"), seeded from it when finished.
+  // New work of the same client modelled on earlier work ("now one for their spa, same style") alike.
+  const asks = creative || has(WANT, n);
+  const known = (name: string) => index.some((e) => !e.archived && [...features(name)].every((f) => taskFeatures(e).has(f)));
+  const otherClient = asks && clientNames(text, (w) => ORGANISATION.test(w)).some((name) => !known(name));
+  const modelled = asks && has(SIMILAR, n) && (has(INDEFINITE_OBJECT, n) || has(ONE_FOR, n) || has(NEW_WORK, n));
+  if (otherClient || modelled) {
+    const title = trimmed.replace(/\s+/g, ' ').slice(0, 80);
+    const model = has(SIMILAR, n) && best && best.score >= WEAK ? best : null;
+    if (model && !isLive(model.entry)) return decide('NEW_TASK', `new work modelled on the finished "${model.title}"`, { title, seedTaskId: model.taskId });
+    return decide('NEW_TASK', otherClient ? 'new work for a client no task has' : `new work modelled on "${model?.title ?? 'earlier work'}"`, { title });
   }
 
   // A question about facts of the work ("which typeface did we use on the posters?") is answered.

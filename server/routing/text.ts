@@ -317,3 +317,39 @@ export function wordCount(text: string): number {
   const cjk = (n.match(CJK_G) ?? []).length;
   return n.replace(CJK_G, ' ').split(' ').filter(Boolean).length + Math.ceil(cjk / 2);
 }
+
+const CONNECTOR = new Set(['de', 'del', 'du', 'des', 'la', 'le', 'el', 'the', '&', 'and', 'und', 'y', 'et', 'am', 'an', 'im', 'zum', 'zur', 'von', 'of']);
+
+/**
+ * The names of clients a message speaks of: a capitalised word beside a word for a shop, practice
+ * or event (`isOrganisation`), in Latin script — "Brauerei Hirschberg" → hirschberg, "Juniper
+ * Climbing Gym" → juniper, climbing; "escuela de baile Compás" → compas. Normalised like features.
+ */
+export function clientNames(text: string, isOrganisation: (word: string) => boolean): string[] {
+  const names = new Set<string>();
+  for (const clause of text.split(/[.!?;:,()\n—–"“”«»]+/u)) {
+    const tokens = clause.split(/\s+/).filter(Boolean).map((raw) => raw.replace(/^[^\p{L}\p{N}&]+|[^\p{L}\p{N}&]+$/gu, ''));
+    const norm = tokens.map((t) => normalize(t));
+    const capital = (i: number) => /^\p{Lu}\p{Ll}/u.test(tokens[i] ?? '') && !isOrganisation(norm[i]!) && features(tokens[i]!).size > 0;
+    for (let i = 0; i < tokens.length; i++) {
+      if (!isOrganisation(norm[i]!)) continue;
+      // Walk away from the organisation word over capitalised words and the small words between
+      // parts of a name; before it only those, after it also one or two lower-case words before the
+      // first capital ("escuela de baile Compás"). Any other word ends the name.
+      for (const step of [-1, 1]) {
+        let found = false;
+        let gap = 0;
+        for (let j = i + step; j >= 0 && j < tokens.length; j += step) {
+          if (capital(j)) {
+            names.add(norm[j]!);
+            found = true;
+            gap = 0;
+          } else if ((CONNECTOR.has(norm[j]!) || (step === 1 && !found && /^\p{Ll}/u.test(tokens[j]!))) && ++gap <= 2) {
+            continue;
+          } else break;
+        }
+      }
+    }
+  }
+  return [...names];
+}
