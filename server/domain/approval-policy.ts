@@ -2,7 +2,8 @@
 // decide: the confirmation-free amounts (per action, per day), the plan budget a
 // person approved, and the autonomy level; a fourth, the task's budget cap, is a hard stop that no
 // approval overrides. The model never appears here: only a person's recorded decision counts.
-// The reasons are shown on the card, so they are written in the task's language.
+// The reasons are shown on the card and the cap's refusal in the task's timeline, so they are
+// written in the task's language.
 import { textsFor } from './replies/texts.ts';
 import type { ApprovalReasonView } from './replies/types.ts';
 
@@ -48,22 +49,20 @@ export type PaidActionDecision =
   | { kind: 'superseded'; approvalId: string }
   | { kind: 'budget-exceeded'; reason: string };
 
-const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
-
 export function decidePaidAction(c: PaidActionContext): PaidActionDecision {
   if (c.quoteCents <= 0) return { kind: 'proceed', approvedBy: 'rules' };
+  const t = textsFor(c.language);
   // The cap is absolute: even an approved action may not push the task past it.
   if (c.budgetCapCents !== null && c.taskCommittedCents + c.quoteCents > c.budgetCapCents) {
     return {
       kind: 'budget-exceeded',
-      reason: `This action (${usd(c.quoteCents)}) would take the task to ${usd(c.taskCommittedCents + c.quoteCents)}, over its budget cap of ${usd(c.budgetCapCents)}.`,
+      reason: t.budgetCapReason(c.quoteCents, c.taskCommittedCents + c.quoteCents, c.budgetCapCents),
     };
   }
   if (c.existing?.status === 'APPROVED') return { kind: 'proceed', approvedBy: 'person' };
   if (c.existing?.status === 'REJECTED' || c.existing?.status === 'CANCELLED') return { kind: 'rejected', approvalId: c.existing.id };
   if (c.existing?.status === 'SUPERSEDED') return { kind: 'superseded', approvalId: c.existing.id };
 
-  const t = textsFor(c.language);
   const reasons: ApprovalReason[] = [];
   const push = (r: ApprovalReasonView) => reasons.push({ code: r.code, message: t.approvalReason(r) });
   const withinPlan = c.approvedBudgetCents !== null && c.taskCommittedCents + c.quoteCents <= c.approvedBudgetCents;

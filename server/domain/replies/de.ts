@@ -1,6 +1,6 @@
 // German message templates (informal "du", as the studio speaks to its people).
 import { clip, formatDate, formatMoney, quote } from './languages.ts';
-import type { Fact, FactKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
+import type { Fact, FactKind, ObjectKindName, SourceKindName, OfflinePlanKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
 
 const q = (s: string) => quote('de', s);
 const money = (c: number) => formatMoney('de', c);
@@ -12,6 +12,9 @@ function fact(f: Fact): string {
     brandColor: `unsere Markenfarbe ${v} ist`,
     brandFont: `unsere Markenschrift ${v} ist`,
     brandTone: `unser Markenton ${v} ist`,
+    brandLogo: `unser Logo ${v} ist`,
+    brandTagline: `unser Slogan ${v} ist`,
+    companyName: `unsere Firma ${v} heißt`,
     residence: `du in ${v} wohnst`,
     name: `du ${v} heißt`,
     work: `du ${v} arbeitest`,
@@ -27,6 +30,9 @@ const LABEL: Record<FactKind, string> = {
   brandColor: 'Markenfarbe',
   brandFont: 'Markenschrift',
   brandTone: 'Markenton',
+  brandLogo: 'Logo',
+  brandTagline: 'Slogan',
+  companyName: 'Firmenname',
   residence: 'Wohnort',
   name: 'Dein Name',
   work: 'Deine Arbeit',
@@ -37,6 +43,10 @@ const LABEL: Record<FactKind, string> = {
 };
 
 const VERB: Record<SteerSignal, string> = { CANCEL: 'stoppen', PAUSE: 'pausieren', RESUME: 'fortsetzen' };
+const OBJECT: Record<ObjectKindName, string> = { IMAGE: 'Bild', VIDEO: 'Video', AUDIO: 'Audio', MODEL_3D: '3D-Modell', DOCUMENT: 'Dokument', COLLECTION: 'Sammlung', FLOW: 'Ablauf' };
+const SOURCE: Record<SourceKindName, string> = { MESSAGE: 'Eine Nachricht', NOTE: 'Eine Notiz', OBSERVATION: 'Eine Beobachtung' };
+const PLAN: Record<OfflinePlanKind, string> = { 'poster-series': 'Plakatserie', 'image-series': 'Bildserie', image: 'Bild', 'image-to-video': 'Video aus einem Bild', audio: 'Audio', '3d': '3D-Modell', video: 'Video', storyboard: 'Storyboard', document: 'Dokument', change: 'Änderung', resume: 'Fortsetzung' };
+const plan = (k: string) => PLAN[k as OfflinePlanKind] ?? k;
 
 function state(s: TaskStateView): string {
   switch (s.kind) {
@@ -181,6 +191,14 @@ export const de: Texts = {
     }
   },
   supersededNote: (by, said) => `Zurückgestellt durch ${{ REVISE: 'deine Überarbeitung', ADD_CONTEXT: 'den Kontext, den du ergänzt hast', MESSAGE: 'deine Nachricht' }[by]}: ${q(said)}`,
+  budgetCapReason: (quote, total, cap) => `Diese Aktion (${money(quote)}) brächte die Aufgabe auf ${money(total)}, über ihre Budgetobergrenze von ${money(cap)}.`,
+  noLongerNeeded: 'Nicht mehr nötig: innerhalb der aktuellen Grenzen.',
+  deleteObjectTitle: (kind, name) => `${OBJECT[kind]} ${q(name)} löschen`,
+  deleteObjectReason: 'Das Löschen eines Objekts lässt sich nicht rückgängig machen.',
+  forgetSourceTitle: (kind, day) => `${SOURCE[kind]} vom ${formatDate('de', day)} und alles daraus Gemerkte vergessen`,
+  forgetSourceReason: 'Vergessene Erinnerungen, Zusammenfassungen und Profileinträge lassen sich nicht wiederherstellen.',
+  forgetMemoryTitle: (kind, key) => `Erinnerung vergessen: ${kind === 'other' ? key : `${LABEL[kind]} (${key})`}`,
+  forgetMemoryReason: 'Eine vergessene Erinnerung lässt sich nicht wiederherstellen.',
 
   offline: {
     tag: '[Offline-Modell]',
@@ -196,5 +214,42 @@ export const de: Texts = {
     planningAgain: (said) => `Ich plane neu mit dem, was du gesagt hast: ${said}`,
     revise: (title) => `${title} überarbeiten`,
     step,
+    planned: (k) => `Planung: ${plan(k)}, nach festen Regeln.`,
+    reopening: (t) => `Richtungswechsel: ${t} wird neu geöffnet.`,
+    generating: (t) => `Erzeuge ${t}.`,
+    writing: (t) => `${t} wird nach einer Vorlage geschrieben.`,
+    reading: (t) => `${t} wird vor der Änderung gelesen.`,
+    updating: (t) => `${t} wird an die neue Richtung angepasst.`,
+    followsDirection: (t) => `${t} folgt der neuen Richtung.`,
+    planReason: (k) => `Offline-Plan (${plan(k)})`,
+    revisedReason: (s) => `überarbeitet: ${s}`,
+    contextReason: (s) => `mit ergänztem Kontext: ${s}`,
+    directionReason: (d) => `Richtungswechsel: ${d ?? 'überarbeitet'}`,
+    writtenEvidence: 'nach einer Vorlage geschrieben',
+    updatedEvidence: 'an die neue Richtung angepasst',
+    nothingToGenerate: 'für diesen Schritt gibt es nichts zu erzeugen',
+    variant: (n, of) => ` (Variante ${n} von ${of})`,
+    inTheLookOf: (c) => ` — im Look von ${c}`,
+    document: {
+      directionPrefix: 'Richtung: ',
+      asBriefed: 'wie im Briefing',
+      storyboard: 'Storyboard',
+      shot: (n, h) => `Einstellung ${n}: ${h}`,
+      shots: [
+        ['Eröffnungseinstellung', 'totale, langsame Ranfahrt; zeigt Ort und Stimmung'],
+        ['Das Motiv', 'Halbtotale; die Haupthandlung'],
+        ['Schlussbild', 'Nahaufnahme, stehend; der Slogan oder das Logo'],
+      ],
+      seconds: (n) => `${n} s`,
+      brief: 'Briefing',
+      briefSections: [
+        ['Ziel', 'Was die Arbeit erreichen muss.'],
+        ['Zielgruppe', 'Für wen sie gedacht ist.'],
+        ['Tonalität', 'Wie sie wirken soll.'],
+        ['Lieferumfang', 'Was geliefert wird, in welchen Formaten.'],
+      ],
+      firstDraft: (s) => `Ein erster Entwurf für: ${s}.`,
+      fromTemplate: 'nach einer festen Vorlage geschrieben',
+    },
   },
 };

@@ -1,6 +1,6 @@
 // English message templates.
 import { clip, formatDate, formatMoney, quote } from './languages.ts';
-import type { Fact, FactKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
+import type { Fact, FactKind, ObjectKindName, SourceKindName, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
 
 const q = (s: string) => quote('en', s);
 const money = (c: number) => formatMoney('en', c);
@@ -26,6 +26,9 @@ function fact(f: Fact): string {
     brandColor: `our brand color is ${v}`,
     brandFont: `our brand font is ${v}`,
     brandTone: `our brand tone is ${v}`,
+    brandLogo: `our logo is ${v}`,
+    brandTagline: `our tagline is ${v}`,
+    companyName: `our company is called ${v}`,
     residence: `you live in ${v}`,
     name: `your name is ${v}`,
     work: `you work ${v}`,
@@ -41,6 +44,9 @@ const LABEL: Record<FactKind, string> = {
   brandColor: 'Brand color',
   brandFont: 'Brand font',
   brandTone: 'Brand tone',
+  brandLogo: 'Logo',
+  brandTagline: 'Tagline',
+  companyName: 'Company name',
   residence: 'Where you live',
   name: 'Your name',
   work: 'Your work',
@@ -51,6 +57,8 @@ const LABEL: Record<FactKind, string> = {
 };
 
 const VERB: Record<SteerSignal, string> = { CANCEL: 'stop', PAUSE: 'pause', RESUME: 'resume' };
+const OBJECT: Record<ObjectKindName, string> = { IMAGE: 'image', VIDEO: 'video', AUDIO: 'audio', MODEL_3D: '3D model', DOCUMENT: 'document', COLLECTION: 'collection', FLOW: 'flow' };
+const SOURCE: Record<SourceKindName, string> = { MESSAGE: 'a message', NOTE: 'a note', OBSERVATION: 'an observation' };
 
 function state(s: TaskStateView): string {
   switch (s.kind) {
@@ -197,6 +205,14 @@ export const en: Texts = {
     }
   },
   supersededNote: (by, said) => `Set aside by ${{ REVISE: 'your revision', ADD_CONTEXT: 'the context you added', MESSAGE: 'your message' }[by]}: ${q(said)}`,
+  budgetCapReason: (quote, total, cap) => `This action (${money(quote)}) would take the task to ${money(total)}, over its budget cap of ${money(cap)}.`,
+  noLongerNeeded: 'No longer needed: within the current limits.',
+  deleteObjectTitle: (kind, name) => `Delete ${OBJECT[kind]} ${q(name)}`,
+  deleteObjectReason: 'Deleting an object cannot be undone by the user.',
+  forgetSourceTitle: (kind, day) => `Forget ${SOURCE[kind]} from ${formatDate('en', day)} and everything remembered from it`,
+  forgetSourceReason: 'Forgotten memories, summaries and profile entries cannot be restored.',
+  forgetMemoryTitle: (kind, key) => `Forget a memory: ${kind === 'other' ? key : `${LABEL[kind]} (${key})`}`,
+  forgetMemoryReason: 'A forgotten memory cannot be restored.',
 
   offline: {
     tag: '[offline model]',
@@ -212,5 +228,42 @@ export const en: Texts = {
     planningAgain: (said) => `Planning again with what you said: ${said}`,
     revise: (title) => `Revise ${title}`,
     step,
+    planned: (k) => `Planning: ${k.replace(/-/g, ' ')}, from fixed rules.`,
+    reopening: (t) => `Change of direction: re-opening ${t}.`,
+    generating: (t) => `Generating ${t}.`,
+    writing: (t) => `Writing the ${t.toLowerCase()} from a template.`,
+    reading: (t) => `Reading the ${t.toLowerCase()} before changing it.`,
+    updating: (t) => `Updating the ${t.toLowerCase()} for the new direction.`,
+    followsDirection: (t) => `The ${t.toLowerCase()} follows the new direction.`,
+    planReason: (k) => `offline plan (${k})`,
+    revisedReason: (s) => `revised: ${s}`,
+    contextReason: (s) => `with added context: ${s}`,
+    directionReason: (d) => `change of direction: ${d ?? 'revised'}`,
+    writtenEvidence: 'written from a template',
+    updatedEvidence: 'updated for the new direction',
+    nothingToGenerate: 'nothing to generate for this step',
+    variant: (n, of) => ` (variant ${n} of ${of})`,
+    inTheLookOf: (c) => ` — in the look of ${c}`,
+    document: {
+      directionPrefix: 'Direction: ',
+      asBriefed: 'as briefed',
+      storyboard: 'Storyboard',
+      shot: (n, h) => `Shot ${n}: ${h}`,
+      shots: [
+        ['Establishing shot', 'wide, slow push-in; sets the place and the mood'],
+        ['The subject', 'medium shot; the main action'],
+        ['Closing image', 'close-up, hold; the line or logo'],
+      ],
+      seconds: (n) => `${n} s`,
+      brief: 'Brief',
+      briefSections: [
+        ['Goal', 'What the work must achieve.'],
+        ['Audience', 'Who it is for.'],
+        ['Tone', 'How it should feel.'],
+        ['Deliverables', 'What is delivered, in which formats.'],
+      ],
+      firstDraft: (s) => `A first draft for: ${s}.`,
+      fromTemplate: 'written from a fixed template',
+    },
   },
 };

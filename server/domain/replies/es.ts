@@ -1,6 +1,6 @@
 // Spanish message templates ("tú").
 import { clip, formatDate, formatMoney, quote } from './languages.ts';
-import type { Fact, FactKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
+import type { Fact, FactKind, ObjectKindName, SourceKindName, OfflinePlanKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
 
 const q = (s: string) => quote('es', s);
 const money = (c: number) => formatMoney('es', c);
@@ -12,6 +12,9 @@ function fact(f: Fact): string {
     brandColor: `nuestro color de marca es ${v}`,
     brandFont: `nuestra tipografía de marca es ${v}`,
     brandTone: `el tono de nuestra marca es ${v}`,
+    brandLogo: `nuestro logotipo es ${v}`,
+    brandTagline: `nuestro eslogan es ${v}`,
+    companyName: `nuestra empresa se llama ${v}`,
     residence: `vives en ${v}`,
     name: `te llamas ${v}`,
     work: `trabajas ${v}`,
@@ -27,6 +30,9 @@ const LABEL: Record<FactKind, string> = {
   brandColor: 'Color de marca',
   brandFont: 'Tipografía de marca',
   brandTone: 'Tono de marca',
+  brandLogo: 'Logotipo',
+  brandTagline: 'Eslogan',
+  companyName: 'Nombre de la empresa',
   residence: 'Dónde vives',
   name: 'Tu nombre',
   work: 'Tu trabajo',
@@ -37,6 +43,10 @@ const LABEL: Record<FactKind, string> = {
 };
 
 const VERB: Record<SteerSignal, string> = { CANCEL: 'detener', PAUSE: 'pausar', RESUME: 'reanudar' };
+const OBJECT: Record<ObjectKindName, string> = { IMAGE: 'la imagen', VIDEO: 'el vídeo', AUDIO: 'el audio', MODEL_3D: 'el modelo 3D', DOCUMENT: 'el documento', COLLECTION: 'la colección', FLOW: 'el flujo' };
+const SOURCE: Record<SourceKindName, string> = { MESSAGE: 'un mensaje', NOTE: 'una nota', OBSERVATION: 'una observación' };
+const PLAN: Record<OfflinePlanKind, string> = { 'poster-series': 'serie de carteles', 'image-series': 'serie de imágenes', image: 'imagen', 'image-to-video': 'vídeo a partir de una imagen', audio: 'audio', '3d': 'modelo 3D', video: 'vídeo', storyboard: 'guion gráfico', document: 'documento', change: 'cambio', resume: 'continuación' };
+const plan = (k: string) => PLAN[k as OfflinePlanKind] ?? k;
 
 function state(s: TaskStateView): string {
   switch (s.kind) {
@@ -181,6 +191,14 @@ export const es: Texts = {
     }
   },
   supersededNote: (by, said) => `Apartada por ${{ REVISE: 'tu revisión', ADD_CONTEXT: 'el contexto que añadiste', MESSAGE: 'el mensaje que enviaste' }[by]}: ${q(said)}`,
+  budgetCapReason: (quote, total, cap) => `Esta acción (${money(quote)}) llevaría la tarea a ${money(total)}, por encima de su tope de presupuesto de ${money(cap)}.`,
+  noLongerNeeded: 'Ya no hace falta: dentro de los límites actuales.',
+  deleteObjectTitle: (kind, name) => `Eliminar ${OBJECT[kind]} ${q(name)}`,
+  deleteObjectReason: 'Eliminar un objeto no se puede deshacer.',
+  forgetSourceTitle: (kind, day) => `Olvidar ${SOURCE[kind]} del ${formatDate('es', day)} y todo lo recordado a partir de él`,
+  forgetSourceReason: 'Los recuerdos, resúmenes y entradas de perfil olvidados no se pueden restaurar.',
+  forgetMemoryTitle: (kind, key) => `Olvidar un recuerdo: ${kind === 'other' ? key : `${LABEL[kind]} (${key})`}`,
+  forgetMemoryReason: 'Un recuerdo olvidado no se puede restaurar.',
 
   offline: {
     tag: '[modelo sin conexión]',
@@ -196,5 +214,42 @@ export const es: Texts = {
     planningAgain: (said) => `Vuelvo a planificar con lo que dijiste: ${said}`,
     revise: (title) => `Revisar ${title}`,
     step,
+    planned: (k) => `Planificación: ${plan(k)}, con reglas fijas.`,
+    reopening: (t) => `Cambio de dirección: reabro ${t}.`,
+    generating: (t) => `Generando ${t}.`,
+    writing: (t) => `Redactando a partir de una plantilla: ${t}.`,
+    reading: (t) => `Leyendo antes de cambiarlo: ${t}.`,
+    updating: (t) => `Actualizando según la nueva dirección: ${t}.`,
+    followsDirection: (t) => `${t} sigue la nueva dirección.`,
+    planReason: (k) => `plan sin conexión (${plan(k)})`,
+    revisedReason: (s) => `revisado: ${s}`,
+    contextReason: (s) => `con el contexto añadido: ${s}`,
+    directionReason: (d) => `cambio de dirección: ${d ?? 'revisado'}`,
+    writtenEvidence: 'redactado a partir de una plantilla',
+    updatedEvidence: 'actualizado según la nueva dirección',
+    nothingToGenerate: 'no hay nada que generar en este paso',
+    variant: (n, of) => ` (variante ${n} de ${of})`,
+    inTheLookOf: (c) => ` — con el estilo de ${c}`,
+    document: {
+      directionPrefix: 'Dirección: ',
+      asBriefed: 'según el brief',
+      storyboard: 'Guion gráfico',
+      shot: (n, h) => `Plano ${n}: ${h}`,
+      shots: [
+        ['Plano de situación', 'plano general, travelling lento hacia delante; presenta el lugar y el ambiente'],
+        ['El sujeto', 'plano medio; la acción principal'],
+        ['Imagen final', 'primer plano, fijo; la frase o el logotipo'],
+      ],
+      seconds: (n) => `${n} s`,
+      brief: 'Brief',
+      briefSections: [
+        ['Objetivo', 'Lo que el trabajo debe conseguir.'],
+        ['Público', 'Para quién es.'],
+        ['Tono', 'Qué sensación debe transmitir.'],
+        ['Entregables', 'Qué se entrega y en qué formatos.'],
+      ],
+      firstDraft: (s) => `Un primer borrador para: ${s}.`,
+      fromTemplate: 'redactado a partir de una plantilla fija',
+    },
   },
 };

@@ -6,6 +6,9 @@ export function factKind(subjectKey: string): FactKind {
   if (subjectKey === 'brand.colors' || subjectKey === 'brand.color') return 'brandColor';
   if (subjectKey === 'brand.font') return 'brandFont';
   if (subjectKey === 'brand.tone') return 'brandTone';
+  if (subjectKey === 'brand.logo') return 'brandLogo';
+  if (subjectKey === 'brand.tagline') return 'brandTagline';
+  if (subjectKey === 'company.name') return 'companyName';
   if (subjectKey === 'user.residence') return 'residence';
   if (subjectKey === 'user.name') return 'name';
   if (subjectKey === 'user.work') return 'work';

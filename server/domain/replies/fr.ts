@@ -1,6 +1,6 @@
 // French message templates ("vous").
 import { clip, formatDate, formatMoney, quote } from './languages.ts';
-import type { Fact, FactKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
+import type { Fact, FactKind, ObjectKindName, SourceKindName, OfflinePlanKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
 
 const q = (s: string) => quote('fr', s);
 const money = (c: number) => formatMoney('fr', c);
@@ -12,6 +12,9 @@ function fact(f: Fact): string {
     brandColor: `notre couleur de marque est ${v}`,
     brandFont: `notre police de marque est ${v}`,
     brandTone: `le ton de notre marque est ${v}`,
+    brandLogo: `notre logo est ${v}`,
+    brandTagline: `notre slogan est ${v}`,
+    companyName: `notre entreprise s’appelle ${v}`,
     residence: `vous habitez à ${v}`,
     name: `vous vous appelez ${v}`,
     work: `vous travaillez ${v}`,
@@ -27,6 +30,9 @@ const LABEL: Record<FactKind, string> = {
   brandColor: 'Couleur de marque',
   brandFont: 'Police de marque',
   brandTone: 'Ton de la marque',
+  brandLogo: 'Logo',
+  brandTagline: 'Slogan',
+  companyName: 'Nom de l’entreprise',
   residence: 'Votre ville',
   name: 'Votre nom',
   work: 'Votre travail',
@@ -37,6 +43,10 @@ const LABEL: Record<FactKind, string> = {
 };
 
 const VERB: Record<SteerSignal, string> = { CANCEL: 'arrêter', PAUSE: 'mettre en pause', RESUME: 'reprendre' };
+const OBJECT: Record<ObjectKindName, string> = { IMAGE: 'l’image', VIDEO: 'la vidéo', AUDIO: 'l’audio', MODEL_3D: 'le modèle 3D', DOCUMENT: 'le document', COLLECTION: 'la collection', FLOW: 'le flux' };
+const SOURCE: Record<SourceKindName, string> = { MESSAGE: 'un message', NOTE: 'une note', OBSERVATION: 'une observation' };
+const PLAN: Record<OfflinePlanKind, string> = { 'poster-series': 'série d’affiches', 'image-series': 'série d’images', image: 'image', 'image-to-video': 'vidéo à partir d’une image', audio: 'audio', '3d': 'modèle 3D', video: 'vidéo', storyboard: 'storyboard', document: 'document', change: 'modification', resume: 'suite' };
+const plan = (k: string) => PLAN[k as OfflinePlanKind] ?? k;
 
 function state(s: TaskStateView): string {
   switch (s.kind) {
@@ -181,6 +191,14 @@ export const fr: Texts = {
     }
   },
   supersededNote: (by, said) => `Mise de côté par ${{ REVISE: 'votre révision', ADD_CONTEXT: 'le contexte que vous avez ajouté', MESSAGE: 'votre message' }[by]} : ${q(said)}`,
+  budgetCapReason: (quote, total, cap) => `Cette action (${money(quote)}) porterait la tâche à ${money(total)}, au-delà de son plafond de budget de ${money(cap)}.`,
+  noLongerNeeded: 'Plus nécessaire : dans les limites actuelles.',
+  deleteObjectTitle: (kind, name) => `Supprimer ${OBJECT[kind]} ${q(name)}`,
+  deleteObjectReason: 'La suppression d’un objet est définitive.',
+  forgetSourceTitle: (kind, day) => `Oublier ${SOURCE[kind]} du ${formatDate('fr', day)} et tout ce qui en a été retenu`,
+  forgetSourceReason: 'Les souvenirs, résumés et entrées de profil oubliés ne peuvent pas être restaurés.',
+  forgetMemoryTitle: (kind, key) => `Oublier un souvenir : ${kind === 'other' ? key : `${LABEL[kind]} (${key})`}`,
+  forgetMemoryReason: 'Un souvenir oublié ne peut pas être restauré.',
 
   offline: {
     tag: '[modèle hors ligne]',
@@ -196,5 +214,42 @@ export const fr: Texts = {
     planningAgain: (said) => `Je planifie à nouveau avec ce que vous avez dit : ${said}`,
     revise: (title) => `Retoucher ${title}`,
     step,
+    planned: (k) => `Planification : ${plan(k)}, selon des règles fixes.`,
+    reopening: (t) => `Changement de direction : je rouvre ${t}.`,
+    generating: (t) => `Génération : ${t}.`,
+    writing: (t) => `Rédaction à partir d’un modèle : ${t}.`,
+    reading: (t) => `Lecture avant modification : ${t}.`,
+    updating: (t) => `Mise à jour selon la nouvelle direction : ${t}.`,
+    followsDirection: (t) => `${t} suit la nouvelle direction.`,
+    planReason: (k) => `plan hors ligne (${plan(k)})`,
+    revisedReason: (s) => `révisé : ${s}`,
+    contextReason: (s) => `avec le contexte ajouté : ${s}`,
+    directionReason: (d) => `changement de direction : ${d ?? 'révisé'}`,
+    writtenEvidence: 'rédigé à partir d’un modèle',
+    updatedEvidence: 'mis à jour selon la nouvelle direction',
+    nothingToGenerate: 'rien à générer pour cette étape',
+    variant: (n, of) => ` (variante ${n} sur ${of})`,
+    inTheLookOf: (c) => ` — dans le style de ${c}`,
+    document: {
+      directionPrefix: 'Direction : ',
+      asBriefed: 'selon le brief',
+      storyboard: 'Storyboard',
+      shot: (n, h) => `Plan ${n} : ${h}`,
+      shots: [
+        ['Plan d’ouverture', 'plan large, lent travelling avant ; pose le lieu et l’ambiance'],
+        ['Le sujet', 'plan moyen ; l’action principale'],
+        ['Image finale', 'gros plan, fixe ; la phrase ou le logo'],
+      ],
+      seconds: (n) => `${n} s`,
+      brief: 'Brief',
+      briefSections: [
+        ['Objectif', 'Ce que le travail doit accomplir.'],
+        ['Public', 'À qui il s’adresse.'],
+        ['Ton', 'L’impression qu’il doit donner.'],
+        ['Livrables', 'Ce qui est livré, et dans quels formats.'],
+      ],
+      firstDraft: (s) => `Un premier jet pour : ${s}.`,
+      fromTemplate: 'rédigé à partir d’un modèle fixe',
+    },
   },
 };

@@ -1,6 +1,6 @@
 // Japanese message templates (polite form).
 import { clip, formatDate, formatMoney, quote } from './languages.ts';
-import type { Fact, FactKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
+import type { Fact, FactKind, ObjectKindName, SourceKindName, OfflinePlanKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
 
 const q = (s: string) => quote('ja', s);
 const money = (c: number) => formatMoney('ja', c);
@@ -11,6 +11,9 @@ function fact(f: Fact): string {
     brandColor: `ブランドカラーは${v}`,
     brandFont: `ブランドフォントは${v}`,
     brandTone: `ブランドのトーンは${v}`,
+    brandLogo: `ロゴは${v}`,
+    brandTagline: `キャッチコピーは${v}`,
+    companyName: `会社名は${v}`,
     residence: `お住まいは${v}`,
     name: `お名前は${v}`,
     work: `お仕事は${v}`,
@@ -26,6 +29,9 @@ const LABEL: Record<FactKind, string> = {
   brandColor: 'ブランドカラー',
   brandFont: 'ブランドフォント',
   brandTone: 'ブランドのトーン',
+  brandLogo: 'ロゴ',
+  brandTagline: 'キャッチコピー',
+  companyName: '会社名',
   residence: 'お住まい',
   name: 'お名前',
   work: 'お仕事',
@@ -36,6 +42,10 @@ const LABEL: Record<FactKind, string> = {
 };
 
 const VERB: Record<SteerSignal, string> = { CANCEL: '止め', PAUSE: '一時停止し', RESUME: '再開し' };
+const OBJECT: Record<ObjectKindName, string> = { IMAGE: '画像', VIDEO: '動画', AUDIO: '音声', MODEL_3D: '3D モデル', DOCUMENT: 'ドキュメント', COLLECTION: 'コレクション', FLOW: 'フロー' };
+const SOURCE: Record<SourceKindName, string> = { MESSAGE: 'メッセージ', NOTE: 'メモ', OBSERVATION: '観察' };
+const PLAN: Record<OfflinePlanKind, string> = { 'poster-series': 'ポスターシリーズ', 'image-series': '画像シリーズ', image: '画像', 'image-to-video': '画像から動画', audio: '音声', '3d': '3D モデル', video: '動画', storyboard: '絵コンテ', document: 'ドキュメント', change: '変更', resume: '続き' };
+const plan = (k: string) => PLAN[k as OfflinePlanKind] ?? k;
 const VERB_PLAIN: Record<SteerSignal, string> = { CANCEL: '止める', PAUSE: '一時停止する', RESUME: '再開する' };
 
 function state(s: TaskStateView): string {
@@ -180,6 +190,14 @@ export const ja: Texts = {
     }
   },
   supersededNote: (by, said) => `${{ REVISE: 'あなたの修正', ADD_CONTEXT: 'あなたが追加した情報', MESSAGE: 'あなたのメッセージ' }[by]}により保留になりました：${q(said)}`,
+  budgetCapReason: (quote, total, cap) => `この操作（${money(quote)}）でタスクの費用が ${money(total)} になり、予算上限の ${money(cap)} を超えます。`,
+  noLongerNeeded: '不要になりました：現在の上限内です。',
+  deleteObjectTitle: (kind, name) => `${OBJECT[kind]}${q(name)}を削除`,
+  deleteObjectReason: 'オブジェクトの削除は元に戻せません。',
+  forgetSourceTitle: (kind, day) => `${formatDate('ja', day)}の${SOURCE[kind]}と、そこから記憶したすべてを忘れる`,
+  forgetSourceReason: '忘れた記憶、要約、プロフィール項目は復元できません。',
+  forgetMemoryTitle: (kind, key) => `記憶を忘れる：${kind === 'other' ? key : `${LABEL[kind]}（${key}）`}`,
+  forgetMemoryReason: '忘れた記憶は復元できません。',
 
   offline: {
     tag: '[オフラインモデル]',
@@ -195,5 +213,42 @@ export const ja: Texts = {
     planningAgain: (said) => `いただいた内容で計画し直します：${said}`,
     revise: (title) => `${title} を修正`,
     step,
+    planned: (k) => `計画：${plan(k)}（決まったルールによる）。`,
+    reopening: (t) => `方向転換：${t}をやり直します。`,
+    generating: (t) => `${t}を生成しています。`,
+    writing: (t) => `テンプレートから${t}を書いています。`,
+    reading: (t) => `変更の前に${t}を読んでいます。`,
+    updating: (t) => `新しい方向に合わせて${t}を更新しています。`,
+    followsDirection: (t) => `${t}は新しい方向に沿っています。`,
+    planReason: (k) => `オフラインの計画（${plan(k)}）`,
+    revisedReason: (s) => `修正：${s}`,
+    contextReason: (s) => `追加された情報：${s}`,
+    directionReason: (d) => `方向転換：${d ?? '修正'}`,
+    writtenEvidence: 'テンプレートから作成',
+    updatedEvidence: '新しい方向に合わせて更新',
+    nothingToGenerate: 'このステップで生成するものはありません',
+    variant: (n, of) => `（${of} 案中 ${n} 案目）`,
+    inTheLookOf: (c) => `——${c}のルックで`,
+    document: {
+      directionPrefix: '方向性：',
+      asBriefed: 'ブリーフどおり',
+      storyboard: '絵コンテ',
+      shot: (n, h) => `カット ${n}：${h}`,
+      shots: [
+        ['導入カット', '引きの画、ゆっくりズームイン；場所と雰囲気を見せる'],
+        ['被写体', 'ミディアムショット；メインの動き'],
+        ['ラストカット', 'クローズアップで静止；コピーまたはロゴ'],
+      ],
+      seconds: (n) => `${n} 秒`,
+      brief: 'ブリーフ',
+      briefSections: [
+        ['目的', 'この制作で達成すべきこと。'],
+        ['対象', '誰に向けたものか。'],
+        ['トーン', 'どう感じてほしいか。'],
+        ['納品物', '何を、どの形式で納品するか。'],
+      ],
+      firstDraft: (s) => `初稿：${s}。`,
+      fromTemplate: '固定テンプレートから作成',
+    },
   },
 };

@@ -21,7 +21,7 @@ export type TaskStateView =
   | { kind: 'budget' };
 
 /** What a remembered fact is about, for phrasing it (from its subject key: ./facts.ts). */
-export type FactKind = 'brandColor' | 'brandFont' | 'brandTone' | 'residence' | 'name' | 'work' | 'prefer' | 'avoid' | 'habit' | 'other';
+export type FactKind = 'brandColor' | 'brandFont' | 'brandTone' | 'brandLogo' | 'brandTagline' | 'companyName' | 'residence' | 'name' | 'work' | 'prefer' | 'avoid' | 'habit' | 'other';
 export type Fact = { kind: FactKind; subject: string; value: string };
 
 /** Paid work a cancel would abandon. */
@@ -53,6 +53,33 @@ export type OfflineStep =
   | { step: 'model3d' }
   | { step: 'brief' }
   | { step: 'text' };
+
+/** What the offline model planned (offline/classify.ts, offline/rounds.ts), as its progress line names it. */
+export type OfflinePlanKind = 'poster-series' | 'image-series' | 'image' | 'image-to-video' | 'audio' | '3d' | 'video' | 'storyboard' | 'document' | 'change' | 'resume';
+
+/** A workspace object's kind, as a card names it. */
+export type ObjectKindName = 'IMAGE' | 'VIDEO' | 'AUDIO' | 'MODEL_3D' | 'DOCUMENT' | 'COLLECTION' | 'FLOW';
+/** Where a remembered thing came from (a message, a note, an observation). */
+export type SourceKindName = 'MESSAGE' | 'NOTE' | 'OBSERVATION';
+
+/** The fixed templates of the documents the offline model writes (offline/documents.ts). */
+export interface DocumentTexts {
+  /** The start of the line a change of direction rewrites ("Direction: "). */
+  directionPrefix: string;
+  /** The direction before any change ("as briefed"). */
+  asBriefed: string;
+  storyboard: string;
+  shot(n: number, heading: string): string;
+  /** The storyboard's three shots: heading, what is seen. */
+  shots: readonly [heading: string, what: string][];
+  seconds(n: number): string;
+  brief: string;
+  /** The brief's sections: heading, what goes there. */
+  briefSections: readonly [heading: string, what: string][];
+  firstDraft(subject: string): string;
+  /** The closing note that says a template wrote it (after the offline tag). */
+  fromTemplate: string;
+}
 
 export interface Texts {
   lang: ReplyLanguage;
@@ -116,6 +143,19 @@ export interface Texts {
   approvalReason(r: ApprovalReasonView): string;
   /** The note of a card set aside by the person's instruction (`said`: their words, clipped). */
   supersededNote(by: InstructionKind, said: string): string;
+  /** Why a paid action is refused outright: it would take the task past its budget cap. */
+  budgetCapReason(quoteCents: number, totalCents: number, capCents: number): string;
+  /** The note of a price card that changed limits made unnecessary. */
+  noLongerNeeded: string;
+
+  // Irreversible actions a person asks for (deleting, forgetting): their cards.
+  deleteObjectTitle(kind: ObjectKindName, name: string): string;
+  deleteObjectReason: string;
+  /** No content of the source in it: the card outlives the forgetting. */
+  forgetSourceTitle(kind: SourceKindName, day: Date): string;
+  forgetSourceReason: string;
+  forgetMemoryTitle(kind: FactKind, subjectKey: string): string;
+  forgetMemoryReason: string;
 
   // The offline model's words.
   offline: {
@@ -134,5 +174,26 @@ export interface Texts {
     /** A next round's step that revises an earlier result (its title). */
     revise(title: string): string;
     step(s: OfflineStep): string;
+    /** Progress lines in the task's timeline. */
+    planned(kind: string): string;
+    reopening(titles: string): string;
+    generating(titles: string): string;
+    writing(title: string): string;
+    reading(title: string): string;
+    updating(title: string): string;
+    followsDirection(title: string): string;
+    /** A plan's reason (offline rules, a revision, added context, a change of direction). */
+    planReason(kind: string): string;
+    revisedReason(said: string): string;
+    contextReason(said: string): string;
+    directionReason(direction: string | null): string;
+    /** Evidence on a step it finished. */
+    writtenEvidence: string;
+    updatedEvidence: string;
+    nothingToGenerate: string;
+    /** Parts of a generation prompt (shown on the price card). */
+    variant(n: number, of: number): string;
+    inTheLookOf(choice: string): string;
+    document: DocumentTexts;
   };
 }

@@ -1,6 +1,6 @@
 // Chinese (simplified) message templates.
 import { clip, formatDate, formatMoney, quote } from './languages.ts';
-import type { Fact, FactKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
+import type { Fact, FactKind, ObjectKindName, SourceKindName, OfflinePlanKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
 
 const q = (s: string) => quote('zh', s);
 const money = (c: number) => formatMoney('zh', c);
@@ -11,6 +11,9 @@ function fact(f: Fact): string {
     brandColor: `我们的品牌色是${v}`,
     brandFont: `我们的品牌字体是${v}`,
     brandTone: `我们的品牌语调是${v}`,
+    brandLogo: `我们的标志是${v}`,
+    brandTagline: `我们的口号是${v}`,
+    companyName: `我们的公司名叫${v}`,
     residence: `你住在${v}`,
     name: `你叫${v}`,
     work: `你的工作：${v}`,
@@ -26,6 +29,9 @@ const LABEL: Record<FactKind, string> = {
   brandColor: '品牌色',
   brandFont: '品牌字体',
   brandTone: '品牌语调',
+  brandLogo: '标志',
+  brandTagline: '口号',
+  companyName: '公司名称',
   residence: '居住地',
   name: '你的名字',
   work: '你的工作',
@@ -36,6 +42,10 @@ const LABEL: Record<FactKind, string> = {
 };
 
 const VERB: Record<SteerSignal, string> = { CANCEL: '停止', PAUSE: '暂停', RESUME: '继续' };
+const OBJECT: Record<ObjectKindName, string> = { IMAGE: '图片', VIDEO: '视频', AUDIO: '音频', MODEL_3D: '3D 模型', DOCUMENT: '文档', COLLECTION: '合集', FLOW: '流程' };
+const SOURCE: Record<SourceKindName, string> = { MESSAGE: '一条消息', NOTE: '一条备注', OBSERVATION: '一条观察' };
+const PLAN: Record<OfflinePlanKind, string> = { 'poster-series': '海报系列', 'image-series': '图片系列', image: '图片', 'image-to-video': '由图片生成视频', audio: '音频', '3d': '3D 模型', video: '视频', storyboard: '分镜', document: '文档', change: '修改', resume: '继续' };
+const plan = (k: string) => PLAN[k as OfflinePlanKind] ?? k;
 
 function state(s: TaskStateView): string {
   switch (s.kind) {
@@ -179,6 +189,14 @@ export const zh: Texts = {
     }
   },
   supersededNote: (by, said) => `已因${{ REVISE: '你的修改', ADD_CONTEXT: '你补充的背景', MESSAGE: '你的消息' }[by]}而搁置：${q(said)}`,
+  budgetCapReason: (quote, total, cap) => `此操作（${money(quote)}）会使任务的花费达到 ${money(total)}，超过其预算上限 ${money(cap)}。`,
+  noLongerNeeded: '已不再需要：在当前限额之内。',
+  deleteObjectTitle: (kind, name) => `删除${OBJECT[kind]}${q(name)}`,
+  deleteObjectReason: '删除对象后无法撤销。',
+  forgetSourceTitle: (kind, day) => `忘记${formatDate('zh', day)}的${SOURCE[kind]}及由此记住的一切`,
+  forgetSourceReason: '被忘记的记忆、摘要和资料条目无法恢复。',
+  forgetMemoryTitle: (kind, key) => `忘记一条记忆：${kind === 'other' ? key : `${LABEL[kind]}（${key}）`}`,
+  forgetMemoryReason: '被忘记的记忆无法恢复。',
 
   offline: {
     tag: '[离线模型]',
@@ -194,5 +212,42 @@ export const zh: Texts = {
     planningAgain: (said) => `根据你说的内容重新规划：${said}`,
     revise: (title) => `修改${title}`,
     step,
+    planned: (k) => `制定计划：${plan(k)}，按固定规则。`,
+    reopening: (t) => `方向已更改：重新打开${t}。`,
+    generating: (t) => `正在生成${t}。`,
+    writing: (t) => `正在按模板撰写${t}。`,
+    reading: (t) => `修改前先读取${t}。`,
+    updating: (t) => `正在按新方向更新${t}。`,
+    followsDirection: (t) => `${t}已按新方向调整。`,
+    planReason: (k) => `离线计划（${plan(k)}）`,
+    revisedReason: (s) => `已修改：${s}`,
+    contextReason: (s) => `补充了背景：${s}`,
+    directionReason: (d) => `方向更改：${d ?? '已修改'}`,
+    writtenEvidence: '按模板撰写',
+    updatedEvidence: '已按新方向更新',
+    nothingToGenerate: '此步骤无需生成内容',
+    variant: (n, of) => `（第 ${n} 版，共 ${of} 版）`,
+    inTheLookOf: (c) => `——沿用${c}的风格`,
+    document: {
+      directionPrefix: '方向：',
+      asBriefed: '按简报',
+      storyboard: '分镜',
+      shot: (n, h) => `镜头 ${n}：${h}`,
+      shots: [
+        ['开场镜头', '远景，缓慢推进；交代地点和氛围'],
+        ['主体', '中景；主要动作'],
+        ['结尾画面', '特写，定格；标语或标志'],
+      ],
+      seconds: (n) => `${n} 秒`,
+      brief: '简报',
+      briefSections: [
+        ['目标', '这项工作必须达成什么。'],
+        ['受众', '面向谁。'],
+        ['语调', '应给人什么感觉。'],
+        ['交付物', '交付什么，采用哪些格式。'],
+      ],
+      firstDraft: (s) => `初稿：${s}。`,
+      fromTemplate: '按固定模板撰写',
+    },
   },
 };

@@ -6,6 +6,7 @@
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import { decidePaidAction, type ApprovalStatus, type PaidActionDecision } from '../../domain/approval-policy.ts';
+import { textsFor } from '../../domain/replies/texts.ts';
 import { committedCentsOfTask, committedCentsToday } from '../ledger.ts';
 import { lockWorkspaceSettings, type SettingsRow } from '../workspace-settings.ts';
 import { requestApproval } from './request-approval.ts';
@@ -72,7 +73,7 @@ export async function paidActionGate(
         // The thresholds changed since the card was shown (e.g. a higher limit): it is moot now.
         await tx.approval.update({
           where: { id: existing.id },
-          data: { status: 'CANCELLED', resolvedAt: new Date(), note: 'no longer needed: within the current limits' },
+          data: { status: 'CANCELLED', resolvedAt: new Date(), note: textsFor(task?.language).noLongerNeeded },
         });
         if (a.taskId) emit(a.taskId, { type: 'APPROVAL_RESOLVED', actor: { kind: 'SYSTEM' }, payload: { approvalId: existing.id, status: 'CANCELLED' } });
       }
