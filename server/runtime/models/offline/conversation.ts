@@ -1,8 +1,6 @@
 // The conversation as the offline model reads it (tool results as JSON, the user's own words, a
-// change of direction), and the tag every text it writes carries, so that no reader mistakes a
-// template for a model's work.
-
-export const TAG = '[offline model]';
+// change of direction). Every text it writes carries its tag (`offline.tag` of the task's language,
+// domain/replies/), so that no reader mistakes a template for a model's work.
 
 export const isUserText = (s: string) => /^\[(message|revise|add context) from the user\]/.test(s);
 export const CHANGE = /\b(instead|rather|change|make it|actually|switch to|stattdessen|doch lieber|ändere|lieber|plutôt)\b/i;

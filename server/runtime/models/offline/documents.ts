@@ -1,27 +1,34 @@
-// The documents the offline model writes: fixed templates by step title, and finding the document
+// The documents the offline model writes: fixed templates by step title, in the task's language, and finding the document
 // this task already wrote (a re-opened step edits it instead of writing a copy).
-import { safeJson, TAG } from './conversation.ts';
+import { REPLY_LANGUAGES, textsFor, type Texts } from '../../../domain/replies/texts.ts';
+import { safeJson } from './conversation.ts';
 
 /**
- * The document a step writes, from a fixed template: storyboard, brief or text (`kind`, from the
- * step's id whatever the language of its title; else from the title).
+ * The document a step writes, from a fixed template in the task's language (`t`): storyboard, brief
+ * or text (`kind`, from the step's id whatever the language of its title; else from the title).
  */
-export function documentText(title: string, subject: string, direction: string | null, kind?: 'storyboard' | 'brief' | 'text'): string {
-  const line = `Direction: ${direction ?? 'as briefed'}`;
+export function documentText(title: string, subject: string, direction: string | null, kind: 'storyboard' | 'brief' | 'text' | undefined, t: Texts): string {
+  const d = t.offline.document;
+  const line = directionLine(direction, t);
+  const closing = `(${t.offline.tag} ${d.fromTemplate})`;
   const k = kind ?? (/storyboard/i.test(title) ? 'storyboard' : /brief/i.test(title) ? 'brief' : 'text');
   if (k === 'storyboard') {
-    const shots = [
-      ['Establishing shot', 'wide, slow push-in; sets the place and the mood', '4 s'],
-      ['The subject', 'medium shot; the main action', '4 s'],
-      ['Closing image', 'close-up, hold; the line or logo', '3 s'],
-    ];
-    return [`# Storyboard — ${subject}`, line, ...shots.map(([h, what, d], i) => `## Shot ${i + 1}: ${h}\n${what} (${d})`), `(${TAG} written from a fixed template)`].join('\n\n');
+    const seconds = [4, 4, 3];
+    return [`# ${d.storyboard} — ${subject}`, line, ...d.shots.map(([h, what], i) => `## ${d.shot(i + 1, h)}\n${what} (${d.seconds(seconds[i] ?? 3)})`), closing].join('\n\n');
   }
   if (k === 'brief') {
-    return [`# Brief — ${subject}`, line, '## Goal\nWhat the work must achieve.', '## Audience\nWho it is for.', '## Tone\nHow it should feel.', '## Deliverables\nWhat is delivered, in which formats.', `(${TAG} written from a fixed template)`].join('\n\n');
+    return [`# ${d.brief} — ${subject}`, line, ...d.briefSections.map(([h, what]) => `## ${h}\n${what}`), closing].join('\n\n');
   }
-  return [`# ${title} — ${subject}`, line, `A first draft for: ${subject}.`, `(${TAG} written from a fixed template)`].join('\n\n');
+  return [`# ${title} — ${subject}`, line, d.firstDraft(subject), closing].join('\n\n');
 }
+
+/** The line of a document that says its direction, in the task's language. */
+export const directionLine = (direction: string | null, t: Texts) => `${t.offline.document.directionPrefix}${direction ?? t.offline.document.asBriefed}`;
+
+// A document written in any language (or before documents were written in the task's language).
+const DIRECTION_PREFIXES = [...new Set(REPLY_LANGUAGES.map((l) => textsFor(l).offline.document.directionPrefix.trim()))];
+/** Whether a line of a document is its direction line (in whichever language it was written). */
+export const isDirectionLine = (line: string) => DIRECTION_PREFIXES.some((p) => line.startsWith(p));
 
 export type DocResult = { ok?: boolean; objectId?: string; kind?: string; version?: number; content?: { markdown?: string }; error?: { code?: string } };
 

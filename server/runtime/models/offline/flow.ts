@@ -5,8 +5,8 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { messageText } from '../types.ts';
 import { parseChecklist, type Item } from './checklist.ts';
 import { classify } from './classify.ts';
-import { CHANGE, isUserText, safeJson, TAG } from './conversation.ts';
-import { documentText, writtenDocument, type DocResult } from './documents.ts';
+import { CHANGE, isUserText, safeJson } from './conversation.ts';
+import { directionLine, documentText, isDirectionLine, writtenDocument, type DocResult } from './documents.ts';
 import { earlierCandidates, earlierReference, parseEarlierRounds, planNextRound } from './rounds.ts';
 import { documentKind, isCandidateStep, localizedPlan, offlineTexts } from './texts.ts';
 
@@ -26,6 +26,8 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
   const brief = texts.find((m) => m.type === 'human' && m.text.startsWith('Task:'))?.text ?? '';
   // What a person reads (step titles, questions, labels, the delivery) is in the task's language.
   const say = offlineTexts(brief);
+  const TAG = say.offline.tag;
+  const o = say.offline;
   const stateText = [...texts].reverse().find((m) => m.type === 'human' && m.text.startsWith('[task state]'))?.text ?? '';
   const items = parseChecklist(stateText);
   const lastAi = texts.map((m) => m.type).lastIndexOf('ai');
@@ -48,8 +50,8 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     const plan = (earlier?.length ? planNextRound(goal || userWords.join(' '), earlier, say) : null) ?? classify(goal) ?? classify(subject) ?? classify(userWords.join(' '));
     if (!plan) return null;
     return {
-      content: `${TAG} Planning: ${plan.kind.replace(/-/g, ' ')}, from fixed rules.`,
-      calls: [{ name: 'plan_checklist', args: { items: localizedPlan(plan.items, say), reason: `offline plan (${plan.kind})` } }],
+      content: `${TAG} ${o.planned(plan.kind)}`,
+      calls: [{ name: 'plan_checklist', args: { items: localizedPlan(plan.items, say), reason: o.planReason(plan.kind) } }],
     };
   }
 
@@ -74,7 +76,7 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     const steps = replanned && replanned.items.length > 1 ? localizedPlan(replanned.items, say) : items.map((i) => ({ id: i.id, title: i.title, kind: i.kind, count: i.count }));
     return {
       content: `${say.offline.tag} ${say.offline.planningAgain(said.slice(0, 200))}`,
-      calls: [{ name: 'plan_checklist', args: { items: steps, reason: `${revision ? 'revised' : 'with added context'}: ${said}`.slice(0, 500) } }],
+      calls: [{ name: 'plan_checklist', args: { items: steps, reason: (revision ? o.revisedReason(said) : o.contextReason(said)).slice(0, 500) } }],
     };
   }
 
@@ -87,13 +89,13 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     if (touched.length) {
       const ids = new Set(touched.map((i) => i.id));
       return {
-        content: `${TAG} Change of direction: re-opening ${touched.map((i) => i.title).join(', ')}.`,
+        content: `${TAG} ${o.reopening(touched.map((i) => i.title).join(', '))}`,
         calls: [
           {
             name: 'plan_checklist',
             args: {
               items: items.map((i) => ({ id: i.id, title: i.title, kind: i.kind, count: i.count, ...(ids.has(i.id) ? { reopen: true } : {}) })),
-              reason: `change of direction: ${direction ?? 'revised'}`.slice(0, 500),
+              reason: o.directionReason(direction).slice(0, 500),
             },
           },
         ],
@@ -116,7 +118,7 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     .filter((r) => r?.decision === 'APPROVED' && r.choice)
     .map((r) => r!.choiceLabel ?? r!.choice)
     .at(-1);
-  const style = chosen ? ` — in the look of ${chosen}` : '';
+  const style = chosen ? o.inTheLookOf(chosen) : '';
   const dir = direction ? ` — ${direction}` : earlier?.length && goal ? ` — ${goal}` : '';
 
   if (GENERATION.has(first.kind)) {
@@ -133,7 +135,7 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
       // Results already ordered (still generating) count: never order the same result twice.
       const missing = Math.max(0, i.count - Math.max(i.results.length, i.ordered));
       for (let k = 0; k < missing; k++) {
-        const variant = i.count > 1 ? ` (variant ${i.results.length + k + 1} of ${i.count})` : '';
+        const variant = i.count > 1 ? o.variant(i.results.length + k + 1, i.count) : '';
         // Consistency: a later generation starts from the pick of the latest earlier checkpoint (the
         // chosen candidate), else from the latest earlier result (e.g. the cat photo).
         const before = [...items].reverse().filter((p) => p.n < i.n && p.results.length);
@@ -145,7 +147,7 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
         });
       }
     }
-    if (calls.length) return { content: `${TAG} Generating ${batch.map((i) => i.title).join(', ')}.`, calls };
+    if (calls.length) return { content: `${TAG} ${o.generating(batch.map((i) => i.title).join(', '))}`, calls };
   }
   if (first.kind === 'CHECKPOINT') {
     // A pick left open by an earlier round that ended is made among that round's candidates.
@@ -169,32 +171,32 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'CONFIRM', question: `${say.offline.tag} ${say.offline.confirm(first.title)}`, itemId: first.id } }] };
   }
   if (first.kind === 'DOCUMENT') {
-    const done: FlowCall = { name: 'update_checklist', args: { itemId: first.id, status: 'DONE', evidence: `${TAG} written from a template` } };
+    const done: FlowCall = { name: 'update_checklist', args: { itemId: first.id, status: 'DONE', evidence: `${TAG} ${o.writtenEvidence}` } };
     const docId = writtenDocument(texts);
     if (!docId || !toolNames.includes('read_object') || !toolNames.includes('edit_document')) {
-      const text = documentText(first.title, subject, direction, documentKind(first));
+      const text = documentText(first.title, subject, direction, documentKind(first), say);
       const write: FlowCall = toolNames.includes('create_document')
         ? { name: 'create_document', args: { name: `${first.title} — ${subject}`.slice(0, 200), markdown: text } }
         : { name: 'add_note', args: { text: text.slice(0, 2000) } };
-      return { content: `${TAG} Writing the ${first.title.toLowerCase()} from a template.`, calls: [write, done] };
+      return { content: `${TAG} ${o.writing(first.title)}`, calls: [write, done] };
     }
     // The step was re-opened (a change of direction) and its document exists: one document, read
     // before it is written, and only the direction line changed (others' edits are kept).
     const last = toolResults.at(-1)?.result as DocResult | undefined;
     if (last?.ok && last.objectId === docId && last.content === undefined) {
-      return { content: `${TAG} The ${first.title.toLowerCase()} follows the new direction.`, calls: [{ ...done, args: { ...done.args, evidence: `${TAG} updated for the new direction` } }] };
+      return { content: `${TAG} ${o.followsDirection(first.title)}`, calls: [{ ...done, args: { ...done.args, evidence: `${TAG} ${o.updatedEvidence}` } }] };
     }
     if (last?.ok && last.objectId === docId && typeof last.content?.markdown === 'string') {
       const markdown = last.content.markdown;
-      const lines = markdown.split('\n').filter((l) => l.startsWith('Direction:'));
-      const next = `Direction: ${direction ?? 'as briefed'}`;
+      const lines = markdown.split('\n').filter(isDirectionLine);
+      const next = directionLine(direction, say);
       const call: FlowCall =
         lines.length === 1 && markdown.split(lines[0]!).length === 2
           ? { name: 'edit_document', args: { objectId: docId, baseVersion: last.version, edits: [{ find: lines[0]!, replace: next }] } }
           : { name: 'write_object', args: { objectId: docId, baseVersion: last.version, content: { markdown: `${markdown.trimEnd()}\n\n${next}\n` } } };
-      return { content: `${TAG} Updating the ${first.title.toLowerCase()} for the new direction.`, calls: [call] };
+      return { content: `${TAG} ${o.updating(first.title)}`, calls: [call] };
     }
-    return { content: `${TAG} Reading the ${first.title.toLowerCase()} before changing it.`, calls: [{ name: 'read_object', args: { objectId: docId } }] };
+    return { content: `${TAG} ${o.reading(first.title)}`, calls: [{ name: 'read_object', args: { objectId: docId } }] };
   }
-  return { content: TAG, calls: [{ name: 'update_checklist', args: { itemId: first.id, status: 'DONE', evidence: `${TAG} nothing to generate for this step` } }] };
+  return { content: TAG, calls: [{ name: 'update_checklist', args: { itemId: first.id, status: 'DONE', evidence: `${TAG} ${o.nothingToGenerate}` } }] };
 }
