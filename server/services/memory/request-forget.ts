@@ -6,7 +6,10 @@ import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import type { Deps } from '../deps.ts';
 import { notFound } from '../../errors.ts';
 import type { ApprovedActionHandler } from '../approvals/action-handler.ts';
+import { factKind } from '../../domain/replies/facts.ts';
+import { textsFor } from '../../domain/replies/texts.ts';
 import { requestApproval } from '../../store/approvals/request-approval.ts';
+import { latestLanguageOf } from '../../store/person-language.ts';
 import { forgetEvidenceNow, forgetMemoryNow } from './forget.ts';
 
 export async function requestForgetEvidence(deps: Deps, viewer: Viewer, p: { evidenceId: string }) {
@@ -14,6 +17,8 @@ export async function requestForgetEvidence(deps: Deps, viewer: Viewer, p: { evi
   // Only the person a source is about may forget it; anything else does not exist for the caller.
   if (!ev || ev.userId !== viewer.userId || !viewer.memberships.has(ev.workspaceId)) throw notFound('MemoryEvidence');
   requireWorkspace(viewer, ev.workspaceId, 'write');
+  // No task here: the card speaks the language the person writes in.
+  const t = textsFor(await latestLanguageOf(deps.prisma, ev.workspaceId, viewer.userId));
   const { value } = await transactWithEvents(deps, (tx, emit) =>
     requestApproval(tx, emit, {
       workspaceId: ev.workspaceId,
@@ -21,8 +26,8 @@ export async function requestForgetEvidence(deps: Deps, viewer: Viewer, p: { evi
       kind: 'IRREVERSIBLE',
       requestKey: `forget-evidence:${ev.id}`,
       // No content in the title: the approval outlives the forgetting.
-      title: `Forget a ${ev.kind.toLowerCase()} from ${ev.occurredAt.toISOString().slice(0, 10)} and everything remembered from it`,
-      reasons: [{ code: 'IRREVERSIBLE', message: 'Forgotten memories, summaries and profile entries cannot be restored.' }],
+      title: t.forgetSourceTitle(ev.kind, ev.occurredAt),
+      reasons: [{ code: 'IRREVERSIBLE', message: t.forgetSourceReason }],
       quoteCents: null,
       action: { type: 'FORGET_EVIDENCE', evidenceId: ev.id },
       requestedBy: { kind: 'USER', id: viewer.userId },
@@ -35,14 +40,15 @@ export async function requestForgetMemory(deps: Deps, viewer: Viewer, p: { memor
   const m = await deps.prisma.memory.findUnique({ where: { id: p.memoryId } });
   if (!m || !viewer.memberships.has(m.workspaceId) || (m.scope !== 'WORKSPACE' && m.userId !== viewer.userId)) throw notFound('Memory');
   requireWorkspace(viewer, m.workspaceId, 'write');
+  const t = textsFor(await latestLanguageOf(deps.prisma, m.workspaceId, viewer.userId));
   const { value } = await transactWithEvents(deps, (tx, emit) =>
     requestApproval(tx, emit, {
       workspaceId: m.workspaceId,
       taskId: null,
       kind: 'IRREVERSIBLE',
       requestKey: `forget-memory:${m.id}`,
-      title: `Forget a ${m.kind.toLowerCase().replace('_', ' ')} memory (${m.subjectKey})`,
-      reasons: [{ code: 'IRREVERSIBLE', message: 'A forgotten memory cannot be restored.' }],
+      title: t.forgetMemoryTitle(factKind(m.subjectKey), m.subjectKey),
+      reasons: [{ code: 'IRREVERSIBLE', message: t.forgetMemoryReason }],
       quoteCents: null,
       action: { type: 'FORGET_MEMORY', memoryId: m.id },
       requestedBy: { kind: 'USER', id: viewer.userId },

@@ -9,12 +9,16 @@ import type { Deps } from '../deps.ts';
 import { conflict, ErrorReason } from '../../errors.ts';
 import type { ApprovedActionHandler } from '../approvals/action-handler.ts';
 import { requestApproval } from '../../store/approvals/request-approval.ts';
+import { textsFor } from '../../domain/replies/texts.ts';
 import { objectInWorkspace } from '../../store/object-exists.ts';
+import { latestLanguageOf } from '../../store/person-language.ts';
 import { appendFeed, lockObject } from '../../store/objects/store.ts';
 import { workspaceOf } from './write-object.ts';
 
 export async function requestDeleteObject(deps: Deps, viewer: Viewer, objectId: string) {
   const workspaceId = await workspaceOf(deps, viewer, objectId, 'write');
+  // No task here: the card speaks the language the person writes in.
+  const t = textsFor(await latestLanguageOf(deps.prisma, workspaceId, viewer.userId));
   const { value } = await transactWithEvents(deps, async (tx, emit) => {
     const obj = await lockObject(tx, workspaceId, objectId);
     if (obj.deletedAt) throw conflict('The object is already deleted', { reason: ErrorReason.OBJECT_DELETED, objectId, currentVersion: obj.currentVersion });
@@ -23,8 +27,8 @@ export async function requestDeleteObject(deps: Deps, viewer: Viewer, objectId: 
       taskId: null,
       kind: 'IRREVERSIBLE',
       requestKey: `delete-object:${obj.id}:${obj.currentVersion}`,
-      title: `Delete ${obj.kind.toLowerCase()} "${obj.name}"`,
-      reasons: [{ code: 'IRREVERSIBLE', message: 'Deleting an object cannot be undone by the user.' }],
+      title: t.deleteObjectTitle(obj.kind, obj.name),
+      reasons: [{ code: 'IRREVERSIBLE', message: t.deleteObjectReason }],
       quoteCents: null,
       action: { type: 'DELETE_OBJECT', objectId: obj.id, version: obj.currentVersion },
       requestedBy: { kind: 'USER', id: viewer.userId },
