@@ -11,6 +11,7 @@ import { OpenAIImagesProvider } from './generation/openai-images.ts';
 import { HttpGenerationProvider } from './generation/http-provider.ts';
 import { ensureProviderSecret } from './generation/provider-protocol.ts';
 import { RoutedProvider } from './generation/routed.ts';
+import { cancelUpstreamOnCommit } from './generation/cancel-on-commit.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { startHeartbeat } from './store/processes.ts';
@@ -126,6 +127,8 @@ export async function createApp(config: Config, connectionString: string, opts: 
   const provider = opts.provider ?? createGenerationProvider(config, log);
   const jobs: JobDeps = { prisma, notifier, provider, log, onJobEnd: wakeOnJobEnd(scheduler) };
   const stopListening = listenToProvider(jobs);
+  // Cancelling a task, or a change of direction, cancels its unwanted jobs at the provider at once.
+  const upstreamCancel = cancelUpstreamOnCommit(notifier, jobs);
   const capabilities = await loadCapabilities(provider);
   const runtime: RuntimeDeps = {
     prisma,
@@ -190,9 +193,11 @@ export async function createApp(config: Config, connectionString: string, opts: 
     },
     close: async () => {
       stopListening();
+      upstreamCancel.stop();
       (provider as { close?: () => void }).close?.();
       for (const w of workers.splice(0)) await w.stop();
       for (const s of servers.splice(0)) await s.close();
+      await upstreamCancel.idle();
       await scheduler.stop();
       await feeds.stop();
       await notifier.drain();

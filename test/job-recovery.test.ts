@@ -19,6 +19,8 @@ import { ScriptedChatModel } from '../server/runtime/models/scripted-model.ts';
 import { readChecklist, writeChecklist } from '../server/store/checklist/write-checklist.ts';
 import { createTask } from '../server/services/tasks/create-task.ts';
 import { signalTask } from '../server/services/tasks/signal-task.ts';
+import { sendMessage } from '../server/services/messages/send-message.ts';
+import { answerCard } from '../server/services/messages/answer-card.ts';
 import { ChecklistItemSchema } from '../server/domain/checklist.ts';
 import { assetIdForJob } from '../server/store/objects/create-asset.ts';
 import { startTestApp, testConfig, type TestApp } from './helpers/app.ts';
@@ -195,9 +197,24 @@ describe('cancel reaches the provider', () => {
     await transactWithEvents(t.app.deps, (tx, emit) =>
       writeChecklist(tx, emit, { taskId: task.id, actor: { kind: 'AGENT' }, reason: 'at night instead' }, (items) => items.map((i) => ({ ...i, round: i.round + 1, status: 'TODO' as const }))),
     );
-    assert.equal(await cancelUnwantedJobs(jobs, { taskId: task.id }), 1);
+    // No reconciliation runs here (no worker): the commit of the new checklist cancels it.
     await eventually(async () => (await jobOf('shot-old')).status === 'CANCELLED', 'the old round is cancelled', 30_000);
+    assert.equal((await provider.status((await jobOf('shot-old')).upstreamJobId!)).status, 'CANCELLED', 'the provider stopped it');
     assert.equal((await ledgerSummary(t.app.deps.prisma, { taskId: task.id })).outstandingCents, 0);
+  });
+
+  test('a stop said in the main thread and confirmed on its card cancels the running job at the provider at once', async () => {
+    const task = await newTask('Lighthouse film');
+    const r = await orderGeneration(jobs, req(task.id, 'thread-stop', 'VIDEO'));
+    assert.ok(r.kind === 'ordered');
+    const asked = await sendMessage(t.app.deps, viewer, { workspaceId: t.a.workspaceId, text: 'stop the lighthouse film', idempotencyKey: 'thread-stop-1' });
+    assert.ok(asked.cardId, 'a stop that abandons a running generation asks first');
+    assert.ok(['QUEUED', 'RUNNING'].includes((await jobOf('thread-stop')).status), 'nothing is cancelled before the answer');
+    await answerCard(t.app.deps, viewer, { cardId: asked.cardId!, optionId: 'stop', idempotencyKey: 'thread-stop-2' });
+    // No worker and no reconciliation run in this file: only the cancel's own commit can reach the provider.
+    await eventually(async () => (await jobOf('thread-stop')).status === 'CANCELLED', 'cancelled upstream', 10_000);
+    assert.equal((await provider.status((await jobOf('thread-stop')).upstreamJobId!)).status, 'CANCELLED');
+    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 40, chargedCents: 0, releasedCents: 40, outstandingCents: 0 });
   });
 });
 

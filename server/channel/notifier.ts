@@ -8,6 +8,7 @@
 // the database. If a process dies between commit and notify, listeners catch up on their safety poll.
 import type { PrismaClient } from '../db/client.ts';
 import type { Logger } from '../log.ts';
+import type { EventRow } from './types.ts';
 
 /** The event log's channel: task events by workspace position. */
 export const EVENTS_CHANNEL = 'atelier_events';
@@ -18,12 +19,15 @@ export type FeedChannel = typeof EVENTS_CHANNEL | typeof OBJECTS_CHANNEL;
 const MAX_PAYLOAD = 7900; // PostgreSQL's NOTIFY payload limit is 8000 bytes
 
 export type LocalWake = (channel: FeedChannel, key: string, position: number) => void;
+/** Events this process has just committed, for reactions in the same process (never inside the transaction). */
+export type CommittedEvents = (events: readonly EventRow[]) => void;
 
 export class EventNotifier {
   private pending = new Map<FeedChannel, Map<string, number>>();
   private scheduled = false;
   private flushing: Promise<void> = Promise.resolve();
   private readonly localListeners = new Set<LocalWake>();
+  private readonly eventListeners = new Set<CommittedEvents>();
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -34,6 +38,28 @@ export class EventNotifier {
   onLocal(fn: LocalWake): () => void {
     this.localListeners.add(fn);
     return () => this.localListeners.delete(fn);
+  }
+
+  /**
+   * Reacts to the events this process commits (cancelling jobs upstream when their task is cancelled,
+   * say). Only this process's commits: a reaction that must happen whatever process committed has
+   * a sweep behind it (reconciliation), this only makes it immediate.
+   */
+  onEvents(fn: CommittedEvents): () => void {
+    this.eventListeners.add(fn);
+    return () => this.eventListeners.delete(fn);
+  }
+
+  /** Call with the events of a transaction once it has committed. A listener's failure is logged, never thrown. */
+  eventsCommitted(events: readonly EventRow[]): void {
+    if (!events.length) return;
+    for (const fn of this.eventListeners) {
+      try {
+        fn(events);
+      } catch (e) {
+        this.log.warn('a reaction to committed events failed', { error: (e as Error).message });
+      }
+    }
   }
 
   /**

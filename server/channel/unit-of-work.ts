@@ -33,6 +33,7 @@ export async function appendNow(deps: UowDeps, taskId: string, events: NewEvent[
   const rows = await appendEvents(deps.prisma, taskId, events);
   const last = rows.at(-1);
   if (last) deps.notifier.committed(EVENTS_CHANNEL, last.workspaceId, last.position);
+  deps.notifier.eventsCommitted(rows);
   return rows;
 }
 
@@ -88,6 +89,7 @@ export async function transactWithEvents<T>(
       const heads = out.advanced;
       for (const e of out.events) raise(heads, EVENTS_CHANNEL, e.workspaceId, e.position);
       for (const [channel, keys] of heads) for (const [key, position] of keys) deps.notifier.committed(channel, key, position);
+      deps.notifier.eventsCommitted(out.events);
       return { value: out.value, events: out.events };
     } catch (e) {
       if (attempt < MAX_ATTEMPTS && RETRYABLE.test(String((e as Error)?.message ?? e))) {

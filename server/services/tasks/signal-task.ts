@@ -12,7 +12,6 @@ import { isTerminal } from '../../domain/task-status.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
 import { ensureTurn } from '../../store/turns.ts';
 import { parseInput } from '../validate.ts';
-import { cancelUnwantedJobs } from '../../generation/jobs.ts';
 import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '../../store/idempotency.ts';
 import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts';
 import { insertSignal } from '../../store/tasks/inbox.ts';
@@ -101,12 +100,6 @@ export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
     return task;
   });
   if (!value) throw badInput('Signal could not be applied');
-  if (input.signal === 'CANCEL' && value.status === 'CANCELLED') {
-    // Cancel reaches the provider: jobs of the task are cancelled upstream now (reconciliation
-    // retries whatever this attempt could not reach), settled by the provider's answer.
-    void cancelUnwantedJobs(deps.jobs, { taskId: input.taskId }).catch((e) =>
-      deps.log.warn('cancelling jobs upstream failed; reconciliation retries', { taskId: input.taskId, error: (e as Error).message }),
-    );
-  }
+  // A cancel reaches the provider right after this commit (generation/cancel-on-commit.ts).
   return withAppendedSeq(value, events);
 }

@@ -4,7 +4,8 @@
 // per message (the signal is filed under the message's key, unique per task). A cancel that would
 // abandon paid work (a generation running, money held, an approved plan budget not yet spent) asks
 // first with a card; answering "stop" on it applies the cancel, "keep going" leaves the task be.
-// Jobs of a cancelled task are cancelled at the provider by reconciliation, which settles their holds.
+// Jobs of a cancelled task are cancelled at the provider right after the commit (generation/
+// cancel-on-commit.ts), settled by the provider's answer; reconciliation is the sweep behind it.
 import type { Texts } from '../../../domain/replies/texts.ts';
 import type { SteerSignal } from '../../../domain/replies/types.ts';
 import { isTerminal, type TaskStatus } from '../../../domain/task-status.ts';
