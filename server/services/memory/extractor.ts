@@ -1,14 +1,15 @@
 // Memory candidates from a source text, and their validation one by one. Pure: no I/O.
 //
 // The offline extractor is rule based (patterns such as "I live in X", "I prefer …", "our brand
-// color is …", "always …"); with a model, `model-extractor.ts` asks for the same Candidate shape
+// color is …", "always …"; the workspace's lasting facts — brand colour, typeface, tone, logo,
+// tagline, company name — in EN, DE, FR, ES, ZH and JA); with a model, `model-extractor.ts` asks for the same Candidate shape
 // through LangChain structured output. Either way every candidate goes through `validateCandidate`,
 // so a malformed, unsupported, temporary or mis-attributed candidate is dropped alone and never
 // takes the good ones with it.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
-export const EXTRACTOR_VERSION = 'rules-2';
+export const EXTRACTOR_VERSION = 'rules-3';
 
 export const MemoryKindZ = z.enum(['PREFERENCE', 'FACT', 'BRAND_RULE', 'WORKFLOW_HABIT']);
 export const MemoryScopeZ = z.enum(['USER', 'WORKSPACE', 'TASK']);
@@ -55,7 +56,8 @@ export const textHash = (text: string) => sha256(`text:${normalize(text)}`);
 export const valueHash = (subjectKey: string, value: string) => sha256(`value:${subjectKey}:${normalizeValue(value)}`);
 
 // A sentence marked as temporary is an instruction for the current work, not a lasting preference.
-const TEMPORARY = /\b(this time|for now|just this once|for this one|for this (poster|image|video|task|project|version)|only this time|today only|diesmal|dieses mal|für jetzt|nur heute)\b/i;
+const TEMPORARY =
+  /\b(this time|for now|just this once|for this one|for this (poster|image|video|task|project|version)|only this time|today only|diesmal|dieses mal|für jetzt|nur heute|cette fois|pour l'instant|pour le moment|esta vez|por ahora|solo hoy)\b|这次|这一次|暂时|今回|今だけ/i;
 
 const TOPICS: [RegExp, string][] = [
   [/\b(colou?rs?|palettes?|saturat\w*|hues?|tones?|farb\w*)\b/i, 'color'],
@@ -92,6 +94,9 @@ const LABELS: [string, string][] = [
   ['brand.colors', 'Brand colors:'],
   ['brand.font', 'Brand font:'],
   ['brand.tone', 'Brand tone:'],
+  ['brand.logo', 'Logo:'],
+  ['brand.tagline', 'Tagline:'],
+  ['company.name', 'Company name:'],
   ['preference.', 'Prefers'],
   ['avoid.', 'Avoids'],
   ['habit.', 'Always'],
@@ -127,6 +132,63 @@ export function anyCase(src: string): string {
 /** Keywords in any case, then a proper name (case-sensitive). */
 const named = (keywords: string) => new RegExp(`${anyCase(keywords)}${CITY}`, 'u');
 
+// Where a value ends in French and Spanish ("et", "mais"; "y", "pero"), and in Chinese and Japanese,
+// which have no spaces: at punctuation, after the copula the sentence closes with (です, だ).
+const END_FR = "(?=\\s*(?:[.!?;,]|$|\\bet\\b|\\bmais\\b|\\bdésormais\\b))";
+const END_ES = '(?=\\s*(?:[.!?;,]|$|\\by\\b|\\bpero\\b|\\bdesde\\b))';
+// A value, never an instruction ("…にしてください", "…してほしい").
+const CJK = '((?:(?!して|ください|ほしい|一下)[^。！？!?，,；;\\n]){1,40}?)';
+const CJK_END = '(?:です|だ|になります|となります|でございます)?(?:ね|よ)?(?=\\s*(?:[。！？!?，,；;.]|$))';
+/** A name or a line given in quotation marks is stored without them. */
+const unquote = (v: string) => v.trim().replace(/^[«“"„「『‹'‘]\s*|\s*[»”"“」』›'’]$/gu, '');
+/** A workspace fact (brand rule) from a pattern whose first filled group is the value. */
+const brand = (re: RegExp, subjectKey: string): Rule => ({
+  re,
+  make: (m) => ({ kind: 'BRAND_RULE', scope: 'WORKSPACE', subjectKey, value: unquote(m.slice(1).find((g) => g !== undefined)!) }),
+});
+const JA_OUR = '(?:私たちの|わたしたちの|うちの|弊社の|当社の|我が社の|わが社の)';
+const ZH_OUR = '(?:我们|我司|咱们|本公司)的?';
+
+/** Lasting facts of the workspace: brand colour, typeface, tone, logo, tagline, company name. */
+const WORKSPACE_FACTS: Rule[] = [
+  // English and German (the colour and the German colour are above; tone and font too in English).
+  brand(new RegExp(`\\bour (?:brand(?:'s)? |company(?:'s)? )?logo is ${PHRASE}${END}`, 'iu'), 'brand.logo'),
+  brand(new RegExp(`\\bour (?:brand(?:'s)? |company(?:'s)? )?(?:tagline|slogan|claim) is ${PHRASE}${END}`, 'iu'), 'brand.tagline'),
+  brand(new RegExp(`\\bour company(?:'s)? name is ${PHRASE}${END}|\\bour company is called ${PHRASE}${END}`, 'iu'), 'company.name'),
+  brand(new RegExp(`\\bunsere (?:marken|haus)?schrift(?:art)? ist ${PHRASE}${END}|\\bunser (?:marken)?font ist ${PHRASE}${END}`, 'iu'), 'brand.font'),
+  brand(new RegExp(`\\bunser (?:marken|firmen)?logo ist ${PHRASE}${END}`, 'iu'), 'brand.logo'),
+  brand(new RegExp(`\\bunser (?:marken|firmen)?(?:slogan|claim) (?:ist|lautet) ${PHRASE}${END}`, 'iu'), 'brand.tagline'),
+  brand(new RegExp(`\\bunsere (?:firma|agentur) heißt ${PHRASE}${END}|\\bunser (?:unternehmen|studio) heißt ${PHRASE}${END}|\\bunser firmenname (?:ist|lautet) ${PHRASE}${END}`, 'iu'), 'company.name'),
+  // French.
+  brand(new RegExp(`\\b(?:notre couleur(?: de marque| de la marque| principale| signature)?|la couleur de notre marque) est (?:le |la |l['’])?${PHRASE}${END_FR}`, 'iu'), 'brand.colors'),
+  brand(new RegExp(`\\b(?:notre (?:police|typo(?:graphie)?|fonte)(?: de marque| de la marque)?|la (?:police|typo(?:graphie)?) de notre marque) est (?:la |le )?${PHRASE}${END_FR}`, 'iu'), 'brand.font'),
+  brand(new RegExp(`\\b(?:le ton de notre marque|notre ton(?: de marque)?) est ${PHRASE}${END_FR}`, 'iu'), 'brand.tone'),
+  brand(new RegExp(`\\bnotre logo est ${PHRASE}${END_FR}`, 'iu'), 'brand.logo'),
+  brand(new RegExp(`\\bnotre (?:slogan|accroche|signature de marque) est ${PHRASE}${END_FR}`, 'iu'), 'brand.tagline'),
+  brand(new RegExp(`\\bnotre (?:entreprise|société|agence|boîte|studio) s['’]appelle ${PHRASE}${END_FR}|\\ble nom de notre (?:entreprise|société|agence) est ${PHRASE}${END_FR}`, 'iu'), 'company.name'),
+  // Spanish.
+  brand(new RegExp(`\\b(?:nuestro color(?: de marca| corporativo| principal)?|el color de nuestra marca) es (?:el )?${PHRASE}${END_ES}`, 'iu'), 'brand.colors'),
+  brand(new RegExp(`\\b(?:nuestra (?:tipografía|tipografia|fuente|letra)(?: de marca| corporativa)?|la tipografía de nuestra marca) es (?:la )?${PHRASE}${END_ES}`, 'iu'), 'brand.font'),
+  brand(new RegExp(`\\b(?:el tono de nuestra marca|nuestro tono(?: de marca)?) es ${PHRASE}${END_ES}`, 'iu'), 'brand.tone'),
+  brand(new RegExp(`\\bnuestro (?:logo|logotipo) es ${PHRASE}${END_ES}`, 'iu'), 'brand.logo'),
+  brand(new RegExp(`\\bnuestro (?:eslogan|lema) es ${PHRASE}${END_ES}`, 'iu'), 'brand.tagline'),
+  brand(new RegExp(`\\bnuestra (?:empresa|compañía|agencia) se llama ${PHRASE}${END_ES}|\\bel nombre de nuestra (?:empresa|compañía|agencia) es ${PHRASE}${END_ES}`, 'iu'), 'company.name'),
+  // Chinese.
+  brand(new RegExp(`${ZH_OUR}(?:品牌|公司)?的?(?:品牌色|品牌颜色|主色调|主色|标准色|颜色)(?:是|为)${CJK}${CJK_END}`, 'u'), 'brand.colors'),
+  brand(new RegExp(`${ZH_OUR}(?:品牌|公司)?的?(?:字体|字型)(?:是|为|用)${CJK}${CJK_END}`, 'u'), 'brand.font'),
+  brand(new RegExp(`${ZH_OUR}品牌的?(?:语调|调性|语气)(?:是|为)${CJK}${CJK_END}`, 'u'), 'brand.tone'),
+  brand(new RegExp(`${ZH_OUR}(?:品牌|公司)?的?(?:标志|商标|徽标|logo)(?:是|为)${CJK}${CJK_END}`, 'iu'), 'brand.logo'),
+  brand(new RegExp(`${ZH_OUR}(?:品牌|公司)?的?(?:口号|标语|广告语|slogan)(?:是|为)${CJK}${CJK_END}`, 'iu'), 'brand.tagline'),
+  brand(new RegExp(`${ZH_OUR}公司(?:叫做?|名叫|的?(?:名字|名称)(?:是|叫))${CJK}${CJK_END}`, 'u'), 'company.name'),
+  // Japanese.
+  brand(new RegExp(`${JA_OUR}?(?:ブランドカラー|ブランドの色|コーポレートカラー|テーマカラー)は${CJK}${CJK_END}`, 'u'), 'brand.colors'),
+  brand(new RegExp(`(?:${JA_OUR}(?:ブランドの?)?|ブランドの?)(?:フォント|書体)は${CJK}${CJK_END}`, 'u'), 'brand.font'),
+  brand(new RegExp(`ブランドの?(?:トーン|トーン&マナー|口調)は${CJK}${CJK_END}`, 'u'), 'brand.tone'),
+  brand(new RegExp(`(?:${JA_OUR}(?:ブランドの?|会社の)?|ブランドの?|会社の)ロゴは${CJK}${CJK_END}`, 'u'), 'brand.logo'),
+  brand(new RegExp(`(?:${JA_OUR}(?:ブランドの?)?|ブランドの?)?(?:キャッチコピー|スローガン|タグライン|キャッチフレーズ)は${CJK}${CJK_END}`, 'u'), 'brand.tagline'),
+  brand(new RegExp(`${JA_OUR}?(?:会社名|社名|会社の名前)は${CJK}${CJK_END}`, 'u'), 'company.name'),
+];
+
 const RULES: Rule[] = [
   { re: named("\\bI(?: now|'ve| have)? (?:live|am living|moved|relocated) (?:in|to) "), make: (m) => ({ kind: 'FACT', scope: 'USER', subjectKey: 'user.residence', value: m[1]! }) },
   { re: named("\\b(?:I'm|I am) (?:now )?based in "), make: (m) => ({ kind: 'FACT', scope: 'USER', subjectKey: 'user.residence', value: m[1]! }) },
@@ -161,9 +223,11 @@ const RULES: Rule[] = [
     make: (m) => ({ kind: 'PREFERENCE', scope: 'USER', subjectKey: `preference.${topicOf(m[1]!)}`, value: m[1]! }),
   },
   {
-    re: new RegExp(`\\b(?:I )?always ${PHRASE}${END}`, 'iu'),
+    // Not inside a quoted name or line (a tagline "Always fresh" is not a habit).
+    re: new RegExp(`(?<![«“"„‘]\\s*)\\b(?:I )?always ${PHRASE}${END}`, 'iu'),
     make: (m) => ({ kind: 'WORKFLOW_HABIT', scope: 'USER', subjectKey: `habit.${topicOf(m[1]!)}`, value: m[1]! }),
   },
+  ...WORKSPACE_FACTS,
 ];
 
 /**
@@ -201,7 +265,8 @@ export function validateCandidate(raw: unknown, sourceText: string, source: Sour
   const src = normalize(sourceText);
   if (!src.includes(normalize(c.quote))) return { ok: false, rejection: { reason: 'UNSUPPORTED', detail: 'the quote is not in the source', candidate: raw } };
   const quote = normalize(c.quote);
-  const words = normalizeValue(c.value).split(' ').filter((w) => w.length > 2 && !STOP.has(w));
+  // Chinese and Japanese write a word in one or two characters ("青色", "赤").
+  const words = normalizeValue(c.value).split(' ').filter((w) => (w.length > 2 || /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(w)) && !STOP.has(w));
   if (!words.length || !words.every((w) => quote.includes(w))) {
     return { ok: false, rejection: { reason: 'UNSUPPORTED', detail: 'the value is not supported by the quote', candidate: raw } };
   }
