@@ -1,9 +1,16 @@
 // A real worker process killed with SIGKILL mid-run: another worker process takes the turn over
-// (new generation) and finishes the task; each tool effect happened exactly once, one terminal state.
-// The fixture's tool upserts its effect by idempotency key (ON CONFLICT … runs = runs + 1), so the
-// number of rows alone would hide a replay: `runs` counts executions. The guarantee for an
-// IDEMPOTENT tool is: a call recorded done is never run again; only the one call the dead worker had
-// started and not recorded is replayed, with the same key (so its effect still lands once).
+// (new generation) and finishes the task, one terminal state.
+//
+// What is guaranteed, and what this test asserts:
+//  - effects exactly once: every call's effect goes through the product's write path keyed by the
+//    call's idempotency key (here a document in the shared workspace), so each key has exactly one
+//    object, one version and one OBJECT_CREATED event, even for a call that ran twice;
+//  - calls at most once more: a call recorded done is never executed again; the one call the dead
+//    worker had started and not recorded is executed again, once, by the takeover (its effect
+//    was already committed, its result was not journalled).
+// The fixture makes that crash happen for sure: the call with k = HANG_AT writes its document and
+// then hangs until the worker is killed. `test_calls.executions` only counts executions; nothing in
+// it makes an effect land once.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startTestApp, type TestApp } from './helpers/app.ts';
@@ -11,14 +18,17 @@ import { gqlOk, toGlobalId } from './helpers/clients.ts';
 import { CreateTask } from './helpers/documents.ts';
 import { fromGlobalId } from './helpers/ids.ts';
 import { startServerProcess, type ServerProcess } from './helpers/process.ts';
-import { eventually } from './helpers/produce.ts';
-import { EFFECTS_TABLE_SQL } from './fixtures/runtime-plugin.ts';
+import { waitFor } from './helpers/wait.ts';
+import { CALLS_TABLE_SQL } from './fixtures/document-effects-plugin.ts';
+
+const STEPS = 6;
+const HANG_AT = 2;
 
 let t: TestApp;
 const workers: ServerProcess[] = [];
 before(async () => {
   t = await startTestApp('workerproc');
-  await t.app.deps.prisma.$executeRawUnsafe(EFFECTS_TABLE_SQL);
+  await t.app.deps.prisma.$executeRawUnsafe(CALLS_TABLE_SQL);
 });
 after(async () => {
   await Promise.all(workers.map((w) => w.stop('SIGKILL')));
@@ -29,12 +39,13 @@ function startWorkerProcess() {
   return startServerProcess(
     {
       DATABASE_URL: t.dbUrl,
-      ATELIER_RUNTIME_PLUGIN: 'test/fixtures/runtime-plugin.ts',
+      ATELIER_RUNTIME_PLUGIN: 'test/fixtures/document-effects-plugin.ts',
       ATELIER_LEASE_MS: '1000',
       ATELIER_WATCHDOG_MS: '200',
       ATELIER_STALE_QUEUED_MS: '2000',
-      PLUGIN_STEPS: '6',
-      PLUGIN_TOOL_MS: '150',
+      PLUGIN_STEPS: String(STEPS),
+      PLUGIN_TOOL_MS: '100',
+      PLUGIN_HANG_AT: String(HANG_AT),
     },
     60_000,
     ['--worker-only'],
@@ -42,39 +53,69 @@ function startWorkerProcess() {
   );
 }
 
-test('SIGKILL a worker process mid-run: another process finishes the task, effects exactly once', async () => {
+test('SIGKILL a worker process mid-call: another process finishes the task; every effect exactly once, only the call in flight re-executed (once)', async () => {
   const { prisma } = t.app.deps;
   const d = await gqlOk(t.url, t.a.ownerToken, CreateTask, { input: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), title: 'killed' } });
   const taskId = fromGlobalId(d.createTask.task.id).id;
   const w1 = await startWorkerProcess();
   workers.push(w1);
-  await eventually(
-    async () => (await prisma.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM test_effects WHERE task_id = $1::uuid', taskId))[0]!.n >= 2,
-    'two effects by worker 1',
-    30_000,
+  // Worker 1 is inside call k = HANG_AT: its document is written, its result not journalled.
+  const inFlight = await waitFor(
+    async () => {
+      const [row] = await prisma.$queryRawUnsafe<{ key: string }[]>(
+        `SELECT c.key FROM test_calls c JOIN tool_calls tc ON tc.id = c.key
+          WHERE c.task_id = $1::uuid AND c.k = $2 AND tc.status = 'STARTED'
+            AND EXISTS (SELECT 1 FROM object_versions v WHERE v.idempotency_key = c.key)`,
+        taskId,
+        HANG_AT,
+      );
+      return row?.key;
+    },
+    'worker 1 inside the call with its effect committed and its result not recorded',
+    { timeoutMs: 30_000 },
   );
   await w1.stop('SIGKILL');
   const killedAt = Date.now();
   const w2 = await startWorkerProcess();
   workers.push(w2);
-  await eventually(async () => (await prisma.task.findUniqueOrThrow({ where: { id: taskId } })).status === 'COMPLETED', 'task completed', 60_000);
+  await waitFor(async () => (await prisma.task.findUniqueOrThrow({ where: { id: taskId } })).status === 'COMPLETED', 'task completed', { timeoutMs: 60_000 });
 
-  const effects = await prisma.$queryRawUnsafe<{ key: string; k: number; runs: number }[]>('SELECT key, k, runs FROM test_effects WHERE task_id = $1::uuid ORDER BY k', taskId);
-  assert.deepEqual(effects.map((e) => e.k), [0, 1, 2, 3, 4, 5], 'one effect row per step');
-  const replayed = effects.filter((e) => e.runs !== 1);
-  assert.ok(replayed.length <= 1, `at most the call in flight at the kill ran again: ${JSON.stringify(effects)}`);
-  for (const e of replayed) assert.equal(e.runs, 2, 'a replayed call ran twice, never more');
-  // Which calls the takeover replayed: exactly those the dead worker had STARTED and not recorded.
-  const rerun = await prisma.taskEvent.findMany({ where: { taskId, type: 'TOOL_CALL_STARTED' }, orderBy: { seq: 'asc' } });
-  const startedTwice = Object.entries(
-    rerun.reduce<Record<string, number>>((m, ev) => {
-      const id = String((ev.payload as { callId?: string; id?: string }).callId ?? (ev.payload as { id?: string }).id);
-      m[id] = (m[id] ?? 0) + 1;
-      return m;
-    }, {}),
-  ).filter(([, n]) => n > 1);
-  const startedAgain = new Set(startedTwice.map(([id]) => id));
-  for (const e of replayed) assert.ok(startedAgain.has(e.key), `the extra run of ${e.key} is the replay of a call started before the kill, on the record`);
+  // Calls: one per step; each executed once, except the one in flight at the kill: exactly twice.
+  const calls = await prisma.$queryRawUnsafe<{ key: string; k: number; executions: number }[]>(
+    'SELECT key, k, executions FROM test_calls WHERE task_id = $1::uuid ORDER BY k',
+    taskId,
+  );
+  assert.deepEqual(
+    calls.map((c) => ({ k: c.k, executions: c.executions })),
+    Array.from({ length: STEPS }, (_, k) => ({ k, executions: k === HANG_AT ? 2 : 1 })),
+    'a call recorded done never runs again; the call in flight at the kill runs once more',
+  );
+  assert.equal(calls.find((c) => c.k === HANG_AT)!.key, inFlight);
+  // The journal says the same: every call DONE, the re-executed one with two attempts.
+  const journal = await prisma.toolCall.findMany({ where: { taskId, name: 'write_section' }, orderBy: { stepIndex: 'asc' } });
+  assert.deepEqual(
+    journal.map((c) => ({ key: c.id, status: c.status, attempts: c.attempts })),
+    calls.map((c) => ({ key: c.key, status: 'DONE', attempts: c.executions })),
+    'the journal records each call once, done, with its attempts',
+  );
+
+  // Effects: exactly one per call's idempotency key — one object, one version, one creation event.
+  const keys = calls.map((c) => c.key);
+  const versions = await prisma.objectVersion.findMany({ where: { workspaceId: t.a.workspaceId, idempotencyKey: { in: keys } } });
+  assert.deepEqual(
+    keys.map((key) => versions.filter((v) => v.idempotencyKey === key).length),
+    keys.map(() => 1),
+    'one object version per idempotency key',
+  );
+  const objects = await prisma.workspaceObject.findMany({ where: { workspaceId: t.a.workspaceId, createdById: taskId } });
+  assert.deepEqual(
+    objects.map((o) => ({ name: o.name, currentVersion: o.currentVersion })).sort((a, b) => a.name.localeCompare(b.name)),
+    Array.from({ length: STEPS }, (_, k) => ({ name: `Section ${k}`, currentVersion: 1 })),
+    'one document per section, none written twice',
+  );
+  const created = await prisma.taskEvent.findMany({ where: { taskId, type: 'OBJECT_CREATED' } });
+  assert.equal(created.length, STEPS, 'one OBJECT_CREATED event per document');
+
   const turn = await prisma.turn.findFirstOrThrow({ where: { taskId }, orderBy: { number: 'desc' } });
   assert.equal(turn.status, 'COMPLETED');
   assert.ok(turn.generation >= 2, 'taken over by a new generation');
