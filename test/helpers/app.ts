@@ -69,12 +69,14 @@ export type TestAppSetup = {
   web?: WebHandler;
   /** An in-process worker, started once the app listens. */
   worker?: { concurrency: number };
+  /** The connection string the app uses, from its database's (e.g. through a proxy a test controls). */
+  connect?: (dbUrl: string) => string;
 };
 
 export async function startTestApp(label: string, overrides: Partial<Config> = {}, appOpts: AppOptions = {}, setup: TestAppSetup = {}): Promise<TestApp> {
   const db = await createTestDatabase(label);
   const config = testConfig(overrides);
-  const app = await createApp(config, db.url, { log: createLogger(config.logLevel), ...appOpts });
+  const app = await createApp(config, setup.connect ? setup.connect(db.url) : db.url, { log: createLogger(config.logLevel), ...appOpts });
   const server = await app.listen({ port: 0, host: '127.0.0.1', ...(setup.web ? { web: setup.web } : {}) });
   const worker = setup.worker ? await app.startWorker(setup.worker) : undefined;
   const a = await seedWorkspace(app, 'Alpha');
