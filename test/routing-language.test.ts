@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dateSpans } from '../server/routing/dates.ts';
-import { routeOffline } from '../server/routing/offline-router.ts';
+import { likelyDuplicate, routeOffline } from '../server/routing/offline-router.ts';
 import { clientNames, concepts, editDistance, features, normalize, overlap } from '../server/routing/text.ts';
 import { ORGANISATION } from '../server/routing/cues.ts';
 import type { TaskIndexEntry } from '../server/routing/types.ts';
@@ -104,4 +104,19 @@ test("another client's request is new work, even of a kind a task has; new work 
   expect('add captions in English and Welsh to the Northwind promo video', 'EXISTING_TASK', 'promo');
   assert.deepEqual(clientNames('Für den Film hab ich neue Aufnahmen hochgeladen, bau die bitte ein.', (w) => ORGANISATION.test(w)), []);
   assert.deepEqual(clientNames('Die Brauerei Hirschberg und die escuela de baile Compás', (w) => ORGANISATION.test(w)).sort(), ['compas', 'hirschberg']);
+});
+
+test('a whole request for new things of the same sort as a running task is new work, and is not taken for a duplicate of it', () => {
+  const index = [
+    entry('cinema', 'Trois affiches pour un festival de cinéma', { language: 'fr', hoursAgo: 2 }),
+    entry('film', 'Three posters for the film festival', { hoursAgo: 3 }),
+  ];
+  for (const t of ['Crée trois affiches rétro pour un festival de jazz', 'Design two posters for a poetry festival']) {
+    const d = routeOffline(t, index, NOW);
+    assert.deepEqual([d.outcome, d.taskId], ['NEW_TASK', null], `${t}: ${d.reason}`);
+    assert.equal(likelyDuplicate(t, index, NOW), null, t);
+  }
+  // More of the same festival's posters, or a change to one: the running task.
+  assert.equal(routeOffline('Make two more posters for the film festival', index, NOW).taskId, 'film');
+  assert.equal(likelyDuplicate('Three posters for the film festival, please', index, NOW)?.taskId, 'film');
 });

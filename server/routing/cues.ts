@@ -115,3 +115,10 @@ export const SIMILAR =
  */
 export const ORGANISATION =
   /^\p{L}{3,}(erei|praxis|schule|studio|salon|verein|zentrum|galerie)$|^(bakery|bakeries|cafe|coffee|brewery|hotel|gym|school|shop|store|studio|salon|restaurant|bistro|bar|clinic|practice|agency|festival|club|company|co|inc|ltd|gmbh|ag|kg|market|gallery|museum|theatre|theater|library|winery|farm|florist|pharmacy|bookshop|bookstore|boutique|spa|academy|foundation|association|bank|group|labs?|baeckerei|backerei|brauerei|konditorei|metzgerei|praxis|schule|verein|kanzlei|apotheke|buchhandlung|weingut|hof|laden|galerie|boulangerie|patisserie|brasserie|fromagerie|librairie|pharmacie|cabinet|ecole|clinique|association|cave|domaine|maison|atelier|panaderia|pasteleria|floristeria|libreria|farmacia|escuela|academia|gimnasio|clinica|tienda|bodega|cerveceria|taller|estudio|fundacion|restaurante|cafeteria)$/u;
+
+/**
+ * A count of new things ("three retro posters", "drei Plakate", "trois affiches", "tres carteles"),
+ * not of the ones that exist ("the three posters") and not more of them ("three more posters").
+ */
+export const COUNTED_OBJECT =
+  /(?<!\b(the|die|den|les|los|las|ces|these|those|diese|estos|estas|mes|my|our|unsere)\s)\b(two|three|four|five|six|seven|eight|ten|twelve|zwei|drei|vier|funf|sechs|acht|zehn|deux|trois|quatre|cinq|six|huit|dix|dos|tres|cuatro|cinco|seis|ocho|diez)\b(?! (more|additional|extra|further|weitere|zusatzliche|de plus|autres|mas|adicionales)\b)/u;

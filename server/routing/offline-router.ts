@@ -13,6 +13,7 @@
 import {
   APP_QUESTION,
   CANCEL,
+  COUNTED_OBJECT,
   CREATE_CJK,
   CREATE_VERB,
   CUE_WORDS,
@@ -38,7 +39,7 @@ import {
 } from './cues.ts';
 import { detectLanguage } from '../domain/language.ts';
 import { dateSpans, inSpans, type DateSpan } from './dates.ts';
-import { clientNames, features, isTypeFeature, kindQualifiers, normalize, overlap, shortFor, typoOf, wordCount } from './text.ts';
+import { CJK, clientNames, conceptOfFeature, features, isTypeFeature, kindQualifiers, normalize, overlap, shortFor, typoOf, wordCount } from './text.ts';
 import type { Candidate, RouteDecision, RouteIntent, TaskIndexEntry } from './types.ts';
 
 // Thresholds on the score (0..1), chosen on the development set test/eval/routing-cases.json with
@@ -158,6 +159,33 @@ function announcesNewWork(n: string, e: TaskIndexEntry): boolean {
   const taskText = `${e.title} ${e.goal} ${e.summary}`;
   return (n.match(YEAR) ?? []).some((y) => !taskText.includes(y));
 }
+
+/**
+ * The message and the task's name speak of the same thing with different words beside it: "a jazz
+ * festival" against "a film festival", "Plakate für einen Flohmarkt" against "Plakate für den
+ * Stadtlauf". Another thing of the same sort, not this task.
+ */
+function differs(text: string, e: TaskIndexEntry): boolean {
+  const seq = (t: string) => [...features(normalize(t).replace(COUNT_WORDS, ' '))].filter((f) => !f.startsWith('§') && !f.startsWith('#') && !/^\d+$/.test(f));
+  const msg = seq(text);
+  const title = seq(e.title);
+  const task = taskFeatures(e);
+  const msgSet = new Set(msg);
+  // Character pairs of Chinese or Japanese have no neighbours that mean anything here.
+  if (CJK.test(text)) return false;
+  const kind = (f: string) => isTypeFeature(f) || !!conceptOfFeature(f);
+  const kinds = new Set(msg.map(conceptOfFeature).filter(Boolean));
+  const beside = (s: string[], i: number) => [s[i - 1], s[i + 1]].filter((f): f is string => !!f);
+  return msg.some((head, i) => {
+    if (kind(head) || !title.includes(head)) return false;
+    // Mine: a word of the message's own beside it. Theirs: a word of the name the message does not
+    // have — a kind of work counts when the message names no work of that kind ("film festival").
+    const mine = beside(msg, i).some((f) => !kind(f) && !task.has(f) && !typoOf(f, task));
+    const theirs = beside(title, title.indexOf(head)).some((f) => !msgSet.has(f) && !typoOf(f, msgSet) && (!kind(f) || !kinds.has(conceptOfFeature(f))));
+    return mine && theirs;
+  });
+}
+const COUNT_WORDS = /\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|eins|zwei|drei|vier|funf|sechs|acht|zehn|un|une|deux|trois|quatre|cinq|six|huit|dix|uno|una|dos|tres|cuatro|cinco|seis|ocho|diez)\b/g;
 
 export function routeOffline(text: string, index: TaskIndexEntry[], now = new Date()): RouteDecision {
   const n = normalize(text);
@@ -309,7 +337,10 @@ export function routeOffline(text: string, index: TaskIndexEntry[], now = new Da
     has(DEICTIC, n) && words <= 12 && !!best && !best.named && best.hits <= 1 && !kinds.some((k) => best.kinds.has(k)) && recentOpen().length > 0;
   // "Build a 3D scene of our espresso machine": a request for something new that names no task
   // (it shares the kind of work, or words of a brief) is new work.
-  const unnamedRequest = creative && has(INDEFINITE_OBJECT, n) && !!best && !best.named;
+  // So is a whole request for new things ("make three retro posters for a jazz festival") that meets
+  // a task by one word of its name ("festival") while each has words the other lacks (jazz, cinema).
+  const newThings = creative && (has(INDEFINITE_OBJECT, n) || has(COUNTED_OBJECT, n));
+  const unnamedRequest = newThings && !!best && (!best.named || differs(rest, best.entry));
   // A clear match to one task (unless it announces new work: "another menu like the Krone's").
   const newWork = (best ? announcesNewWork(n, best.entry) && has(NEW_WORK, n) : false) || deicticOnly || unnamedRequest;
   if (best && best.score >= STRONG && (!second || best.score - second.score >= MARGIN) && !newWork) {
@@ -378,8 +409,12 @@ export const DUPLICATE_SCORE = 0.5;
 export function likelyDuplicate(text: string, running: TaskIndexEntry[], now: Date): Candidate | null {
   // "Another menu like the Krone's", "eine neue Speisekarte": the person said it is new work.
   if (has(NEW_WORK, normalize(text))) return null;
-  const [best] = scoreCandidates(text, running.filter((e) => !e.archived), now, false);
-  return best && best.score >= DUPLICATE_SCORE ? best : null;
+  const live = running.filter((e) => !e.archived);
+  const [best] = scoreCandidates(text, live, now, false);
+  if (!best || best.score < DUPLICATE_SCORE) return null;
+  // "Three posters for a jazz festival" is not the running "three posters for a film festival".
+  const entry = live.find((e) => e.taskId === best.taskId);
+  return entry && differs(text, entry) ? null : best;
 }
 
 export function asDuplicateQuestion(decision: RouteDecision, dup: Candidate): RouteDecision {
