@@ -88,20 +88,6 @@ function createGenerationProvider(config: Config, log: Logger): GenerationProvid
   return new RoutedProvider({ IMAGE: { provider: images, idPrefix: 'oai_img_' } }, simulated);
 }
 
-/**
- * Runs `fn` on a watchdog tick at most once per `everyMs` (every tick when unset). Ticks are not
- * exactly periodic (each starts after the previous one's work), hence the slack: without it a tick
- * arriving a few ms early would be skipped and the period doubled.
- */
-function reconcileEvery(everyMs: number | undefined, fn: () => Promise<unknown>): () => Promise<unknown> {
-  let last = 0;
-  return async () => {
-    if (everyMs !== undefined && Date.now() - last < everyMs * 0.8) return;
-    last = Date.now();
-    await fn();
-  };
-}
-
 export async function createApp(config: Config, connectionString: string, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
   const prisma = createPrisma(connectionString);
@@ -181,9 +167,11 @@ export async function createApp(config: Config, connectionString: string, opts: 
         staleQueuedMs: config.runtime.staleQueuedMs,
         // Jobs whose callbacks went silent are polled; unclear submissions are looked up.
         // Orders whose submission was never recorded are submitted by their key after one lease.
-        alsoEachTick: reconcileEvery(config.runtime.reconcileMs, () =>
-          reconcileJobs(jobs, { silentMs: Math.max(config.runtime.watchdogMs * 3, 5000), submittingMs: config.runtime.leaseMs }),
-        ),
+        // Every `reconcileMs` when set, else after every watchdog pass.
+        reconcile: {
+          everyMs: config.runtime.reconcileMs,
+          run: () => reconcileJobs(jobs, { silentMs: Math.max(config.runtime.watchdogMs * 3, 5000), submittingMs: config.runtime.leaseMs }),
+        },
         recoverySlots: config.runtime.recoverySlots,
         heartbeatMs: config.runtime.heartbeatMs,
       });

@@ -7,7 +7,14 @@ import { runTurn } from './engine.ts';
 import { startWatchdog } from './watchdog.ts';
 import { startHeartbeat } from '../store/processes.ts';
 
-export type WorkerHandle = { workerId: string; stop(): Promise<void> };
+export type WorkerStats = {
+  /** Watchdog passes completed. */
+  watchdogTicks: number;
+  /** Reconciliation passes completed (see `reconcile`). */
+  reconciliations: number;
+};
+
+export type WorkerHandle = { workerId: string; stop(): Promise<void>; /** What the worker's periodic work has done so far. */ stats?: () => WorkerStats };
 
 export async function startWorker(
   rt: RuntimeDeps,
@@ -15,7 +22,11 @@ export async function startWorker(
     concurrency: number;
     watchdogMs: number;
     staleQueuedMs: number;
-    alsoEachTick?: () => Promise<unknown>;
+    /**
+     * Periodic job reconciliation: every `everyMs` on its own timer (shorter or longer than the
+     * watchdog's period), or after every watchdog pass when `everyMs` is unset.
+     */
+    reconcile?: { run: () => Promise<unknown>; everyMs?: number };
     /** Slots kept for taken-over turns (see scheduler.ts). */
     recoverySlots?: number;
     heartbeatMs?: number;
@@ -37,18 +48,50 @@ export async function startWorker(
     },
     opts.recoverySlots ?? 1,
   );
-  const watchdog = startWatchdog(rt, { intervalMs: opts.watchdogMs, staleMs: opts.staleQueuedMs, alsoEachTick: opts.alsoEachTick });
+  const stats: WorkerStats = { watchdogTicks: 0, reconciliations: 0 };
+  const reconcile = opts.reconcile;
+  const reconcileOnce = async () => {
+    if (!reconcile) return;
+    await reconcile.run();
+    stats.reconciliations++;
+  };
+  const onItsOwn = reconcile?.everyMs !== undefined;
+  const watchdog = startWatchdog(rt, {
+    intervalMs: opts.watchdogMs,
+    staleMs: opts.staleQueuedMs,
+    alsoEachTick: async () => {
+      stats.watchdogTicks++;
+      if (!onItsOwn) await reconcileOnce();
+    },
+  });
+  const reconciler = onItsOwn ? startPeriodic(reconcile!.everyMs!, reconcileOnce, (e) => rt.log.warn('job reconciliation failed', { error: (e as Error).message })) : null;
   await heartbeat.ready();
   rt.log.info('worker started', { workerId, concurrency: opts.concurrency });
   return {
     workerId,
+    stats: () => ({ ...stats }),
     stop: async () => {
       await heartbeat.stop();
       // Stop fetching first: a job fetched while stopping would otherwise be marked done unrun.
       await rt.scheduler.stopWorking().catch((e) => rt.log.warn('stopping the queue consumer failed', { error: (e as Error).message }));
       watchdog.stop();
+      reconciler?.stop();
       // Turns in flight keep their leases until they expire; another worker takes them over.
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 2000))]);
     },
   };
+}
+
+/** Runs `fn` every `everyMs`, never two at once (a pass still running when the next is due skips it). */
+function startPeriodic(everyMs: number, fn: () => Promise<void>, onError: (e: unknown) => void): { stop(): void } {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    fn()
+      .catch(onError)
+      .finally(() => (running = false));
+  }, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
