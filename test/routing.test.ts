@@ -275,6 +275,29 @@ describe('lightweight, archive, merge, re-route', () => {
     assert.equal(again.errors?.[0]?.extensions?.code, 'CONFLICT');
   });
 
+  test('merging into a task that waits on its plan card sets the card aside for the moved words and wakes the task', async () => {
+    const a = await makeTask('Lantern parade poster sketch');
+    const b = await makeTask('Lantern parade poster', 'WAITING');
+    const plan = await t.app.deps.prisma.approval.create({
+      data: { workspaceId: t.a.workspaceId, taskId: b.id, kind: 'PLAN', title: 'Approve the plan', action: { type: 'PLAN' }, reasons: [], requestKey: `test-plan:${b.id}`, requestedByKind: 'AGENT' },
+    });
+    await sendOk('paper lanterns in deep red, not yellow', { taskId: toGlobalId('Task', a.id) });
+    await gqlOk(t.url, t.a.ownerToken, MergeTasks, { source: toGlobalId('Task', a.id), target: toGlobalId('Task', b.id) });
+    const card = await t.app.deps.prisma.approval.findUniqueOrThrow({ where: { id: plan.id } });
+    assert.equal(card.status, 'SUPERSEDED', 'the plan no longer reflects what was asked');
+    assert.match(card.note ?? '', /deep red/);
+    assert.equal((await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: b.id } })).status, 'QUEUED', 'the task wakes to read the moved words');
+    assert.equal(await t.app.deps.prisma.turn.count({ where: { taskId: b.id, status: 'QUEUED' } }), 1);
+    // A merge that moves nothing leaves the target's cards alone.
+    const c = await makeTask('Lantern parade flyer');
+    const d = await makeTask('Lantern parade flyer v2', 'WAITING');
+    const other = await t.app.deps.prisma.approval.create({
+      data: { workspaceId: t.a.workspaceId, taskId: d.id, kind: 'PLAN', title: 'Approve the plan', action: { type: 'PLAN' }, reasons: [], requestKey: `test-plan:${d.id}`, requestedByKind: 'AGENT' },
+    });
+    await gqlOk(t.url, t.a.ownerToken, MergeTasks, { source: toGlobalId('Task', c.id), target: toGlobalId('Task', d.id) });
+    assert.equal((await t.app.deps.prisma.approval.findUniqueOrThrow({ where: { id: other.id } })).status, 'PENDING');
+  });
+
   test('re-routing a misrouted message delivers it to the right task and keeps the old decision on record', async () => {
     const wrong = await makeTask('Bicycle shop banner');
     const right = await makeTask('Bicycle race poster');

@@ -51,14 +51,23 @@ export async function mergeTasks(deps: Deps, viewer: Viewer, sourceId: string, t
     await lockTask(tx, second!);
     const s = await tx.task.findUniqueOrThrow({ where: { id: sourceId } });
     if (s.mergedIntoId) throw conflict('This task was already merged');
-    const moved = await tx.inboxItem.findMany({ where: { taskId: sourceId, consumedAt: null, withdrawnAt: null } });
+    const moved = await tx.inboxItem.findMany({ where: { taskId: sourceId, consumedAt: null, withdrawnAt: null }, orderBy: { createdAt: 'asc' } });
+    const created = [];
     for (const item of moved) {
       await tx.inboxItem.update({ where: { id: item.id }, data: { withdrawnAt: new Date() } });
-      await tx.inboxItem.create({
-        data: { taskId: targetId, workspaceId: item.workspaceId, kind: item.kind, signal: item.signal, text: item.text, authorUserId: item.authorUserId, idempotencyKey: `merged:${item.id}` },
-      });
+      created.push(
+        await tx.inboxItem.create({
+          data: { taskId: targetId, workspaceId: item.workspaceId, kind: item.kind, signal: item.signal, text: item.text, authorUserId: item.authorUserId, idempotencyKey: `merged:${item.id}` },
+        }),
+      );
     }
     const actor = { kind: 'USER' as const, id: viewer.userId };
+    // The moved words reach the target like any message: a plan, pick or price card it waits on
+    // is set aside for them (the task wakes, reads them, and asks again if it still must).
+    const words = created.filter((i) => i.text && (i.kind === 'MESSAGE' || i.signal === 'REVISE' || i.signal === 'ADD_CONTEXT')).map((i) => i.text!.trim());
+    if (words.length) {
+      await supersedeWaitingCards(tx, emit, deps.scheduler, { taskId: targetId, actor, instruction: { kind: 'MESSAGE', text: words.join('\n'), inboxItemId: created.at(-1)!.id } });
+    }
     await applyTransition(tx, emit, { taskId: sourceId, from: s.status, transition: 'cancel', actor, reason: `merged into "${target.title}"` });
     await tx.task.update({ where: { id: sourceId }, data: { mergedIntoId: targetId } });
     await tx.turn.updateMany({ where: { taskId: sourceId, status: 'QUEUED' }, data: { status: 'STOPPED', outcome: 'task merged', endedAt: new Date() } });
