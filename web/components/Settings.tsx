@@ -135,7 +135,7 @@ export function Settings() {
               <tr>
                 <th scope="col">Day</th>
                 <th scope="col">Charged</th>
-                <th scope="col">On hold</th>
+                <th scope="col">On hold now</th>
                 <th scope="col">Released</th>
               </tr>
             </thead>
@@ -144,7 +144,7 @@ export function Settings() {
                 <tr key={d.day}>
                   <td>{d.day}</td>
                   <td>{usd(d.chargedCents)}</td>
-                  <td>{usd(d.heldCents)}</td>
+                  <td>{usd(d.onHoldCents)}</td>
                   <td>{usd(d.releasedCents)}</td>
                 </tr>
               ))}

@@ -4,7 +4,8 @@ import { LedgerDayRef } from '../refs.ts';
 builder.objectType(LedgerDayRef, {
   fields: (t) => ({
     day: t.exposeString('day', { description: 'UTC date, YYYY-MM-DD' }),
-    heldCents: t.exposeInt('heldCents'),
+    heldCents: t.exposeInt('heldCents', { description: 'Every hold placed that day, settled or not (each paid order holds its quote once).' }),
+    onHoldCents: t.exposeInt('onHoldCents', { description: 'Of the holds placed that day, what is still on hold: orders not charged or released yet.' }),
     chargedCents: t.exposeInt('chargedCents'),
     releasedCents: t.exposeInt('releasedCents'),
     entries: t.exposeInt('entries'),

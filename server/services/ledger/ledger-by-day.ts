@@ -1,11 +1,11 @@
-// The ledger rolled up per UTC day (workspace or one task): held, charged, released.
+// The ledger rolled up per UTC day (workspace or one task): held, still on hold, charged, released.
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';
 import { ledgerDays } from '../../store/ledger.ts';
 
-export type LedgerDay = { day: string; heldCents: number; chargedCents: number; releasedCents: number; entries: number };
+export type LedgerDay = { day: string; heldCents: number; onHoldCents: number; chargedCents: number; releasedCents: number; entries: number };
 
 export async function ledgerByDay(
   deps: Deps,
@@ -19,6 +19,7 @@ export async function ledgerByDay(
   return rows.map((r) => ({
     day: r.day,
     heldCents: Number(r.held ?? 0),
+    onHoldCents: Number(r.on_hold),
     chargedCents: Number(r.charged),
     releasedCents: Number(r.released),
     entries: Number(r.n),
