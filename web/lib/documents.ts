@@ -53,6 +53,7 @@ export const TasksDoc = graphql(`
             updatedAt
             lastEventSeq
             ledger { chargedCents heldCents outstandingCents }
+            checklist { done total }
             jobs { id status }
             approvals(first: 5, statuses: [PENDING]) { edges { node { id kind title } } }
           }
@@ -191,7 +192,7 @@ export const SettingsDoc = graphql(`
       name
       viewerRole
       settings { autonomy perActionFreeCents dailyFreeCents taskBudgetCapCents version updatedAt }
-      ledgerByDay(days: 7) { day chargedCents heldCents releasedCents }
+      ledgerByDay(days: 7) { day chargedCents heldCents onHoldCents releasedCents }
     }
   }
 `);
