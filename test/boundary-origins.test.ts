@@ -7,10 +7,13 @@ import WebSocket from 'ws';
 import { createClient as createWsClient } from 'graphql-ws';
 import { createToken } from '../server/auth/create-token.ts';
 import { revokeToken } from '../server/auth/revoke-token.ts';
-import { eventually } from './helpers/produce.ts';
+import { hashToken } from '../server/auth/tokens.ts';
+import { waitFor } from './helpers/wait.ts';
 import { codes, LISTED, OTHER, post, sessionCookie, t, useBoundaryApp, wsId } from './helpers/boundary.ts';
 
 useBoundaryApp();
+// How often the boundary app re-checks the credential of an open socket (useBoundaryApp).
+const REAUTH_MS = 200;
 
 describe('origins and CORS', () => {
   const preflight = (origin: string, headers = 'content-type,x-atelier-csrf') =>
@@ -105,30 +108,96 @@ describe('sessions never outlive their token', () => {
     for (const r of rows) assert.ok(r.expiresAt && r.expiresAt.getTime() <= expiresAt.getTime());
   });
 
-  test('a live WebSocket of a revoked token is closed with 4401 within seconds, ending its subscriptions', async () => {
-    const made = await createToken(t.app.deps.prisma, { workspaceId: t.a.workspaceId, userId: t.a.ownerId, name: 'ws', scopes: ['READ'] });
-    let closeCode = 0;
+  // A live socket with one subscription on it that has received an event (so the server runs it:
+  // a revocation that only an operation sent after it would notice is not enough). A session
+  // socket is opened as the web app opens it: the session cookie and the page's Origin on the
+  // upgrade request, nothing in the connection params; a token socket sends the token in them.
+  const liveSocket = async (cred: { cookie: string } | { bearer: string }) => {
+    const state = { acked: false, events: 0, closed: null as null | { code: number; reason: string; at: number }, ended: null as null | { how: string; at: number } };
+    const headers = 'cookie' in cred ? { cookie: `atelier_session=${encodeURIComponent(cred.cookie)}`, origin: t.url } : {};
     const client = createWsClient({
       url: t.url.replace(/^http/, 'ws') + '/graphql',
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${made.token}` },
+      webSocketImpl: class extends WebSocket {
+        constructor(url: string, protocols: string[]) {
+          super(url, protocols, { headers });
+        }
+      },
+      ...('bearer' in cred ? { connectionParams: { authorization: `Bearer ${cred.bearer}` } } : {}),
       retryAttempts: 0,
-      on: { closed: (e) => (closeCode = (e as { code: number }).code) },
+      on: {
+        connected: () => (state.acked = true),
+        closed: (e) => (state.closed = { code: (e as { code: number }).code, reason: String((e as { reason?: unknown }).reason ?? ''), at: Date.now() }),
+      },
     });
-    let ended: unknown = null;
-    let acked = false;
-    client.on('connected', () => (acked = true));
     client.subscribe({ query: `subscription($w: ID!) { workspaceEvents(workspaceId: $w) { cursor } }`, variables: { w: wsId() } }, {
-      next: () => {},
-      error: (e) => (ended = e ?? 'error'),
-      complete: () => (ended = 'complete'),
+      next: () => void state.events++,
+      error: () => (state.ended = { how: 'error', at: Date.now() }),
+      complete: () => (state.ended = { how: 'complete', at: Date.now() }),
     });
-    await eventually(() => acked, 'the socket to open');
-    const revokedAt = Date.now();
+    await waitFor(() => state.acked, 'the socket to be accepted');
+    const seen = state.events;
+    const made = await post('mutation($i: CreateTaskInput!) { createTask(input: $i) { task { id } } }', { i: { workspaceId: wsId(), title: 'seen live' } }, {}, t.a.ownerToken);
+    assert.equal(made.body.errors, undefined);
+    await waitFor(() => state.events > seen, 'the subscription on the socket to receive an event');
+    return { client, state };
+  };
+
+  /** The socket closes with 4401 within one re-check interval of `from` (plus the check itself), ending its subscription. */
+  const closedWithin = async (s: Awaited<ReturnType<typeof liveSocket>>, from: number, what: string) => {
+    await waitFor(() => s.state.closed && s.state.ended, `the socket to close after ${what}`, { timeoutMs: 10_000 });
+    const { closed, ended } = s.state;
+    assert.equal(closed!.code, 4401, what);
+    assert.match(closed!.reason, /^UNAUTHENTICATED/, what);
+    assert.equal(ended!.how, 'error', `${what}: the subscription ends with the socket`);
+    const took = closed!.at - from;
+    // One interval at most until the next re-check, then one credential look-up and the close frame;
+    // the second is a bound for a loaded machine, not a latency.
+    assert.ok(took <= REAUTH_MS + 1000, `${what}: closed ${took} ms later (re-check every ${REAUTH_MS} ms)`);
+    console.log(`socket closed ${took} ms after ${what}`);
+    await s.client.dispose();
+  };
+
+  test('a live WebSocket of a revoked token is closed with 4401 within one re-check interval, ending its subscriptions', async () => {
+    const made = await createToken(t.app.deps.prisma, { workspaceId: t.a.workspaceId, userId: t.a.ownerId, name: 'ws', scopes: ['READ'] });
+    const s = await liveSocket({ bearer: made.token });
+    const at = Date.now();
     await revokeToken(t.app.deps.prisma, made.token);
-    await eventually(() => closeCode !== 0 && ended !== null, 'the socket to close', 10_000);
-    assert.equal(closeCode, 4401);
-    assert.ok(Date.now() - revokedAt < 10_000);
-    await client.dispose();
+    await closedWithin(s, at, 'revoking its token');
+  });
+
+  test('a live cookie WebSocket is closed with 4401 when its session is signed out, ending its subscriptions', async () => {
+    const { cookie } = await sessionCookie(t.a.ownerToken);
+    const s = await liveSocket({ cookie: cookie! });
+    const other = await liveSocket({ cookie: (await sessionCookie(t.a.ownerToken)).cookie! });
+    const out = await fetch(`${t.url}/auth/signout`, { method: 'POST', headers: { cookie: `atelier_session=${encodeURIComponent(cookie!)}`, 'x-atelier-csrf': '1', origin: t.url } });
+    assert.equal(out.status, 200);
+    const at = Date.now();
+    await closedWithin(s, at, 'sign-out');
+    // Another session of the same token is not signed out, and its socket stays open.
+    assert.equal(other.state.closed, null);
+    assert.equal(other.state.ended, null);
+    await other.client.dispose();
+  });
+
+  test('a live cookie WebSocket is closed with 4401 when the token its session was made from is revoked', async () => {
+    const made = await createToken(t.app.deps.prisma, { workspaceId: t.a.workspaceId, userId: t.a.ownerId, name: 'signed in with', scopes: ['READ', 'WRITE'] });
+    const { cookie } = await sessionCookie(made.token);
+    const s = await liveSocket({ cookie: cookie! });
+    const at = Date.now();
+    // What `npm run atelier -- revoke <token>` runs.
+    assert.equal((await revokeToken(t.app.deps.prisma, made.token)).revoked, 2);
+    await closedWithin(s, at, 'revoking the token');
+  });
+
+  test('a live cookie WebSocket is closed with 4401 when its session expires', async () => {
+    const { cookie } = await sessionCookie(t.a.ownerToken);
+    const s = await liveSocket({ cookie: cookie! });
+    // The session's expiry brought to a moment just ahead (the clock cannot be moved 30 days):
+    // the socket is open until then and closed after, by the expiry alone.
+    const expiresAt = new Date(Date.now() + 300);
+    const row = await t.app.deps.prisma.apiToken.update({ where: { tokenHash: hashToken(cookie!) }, data: { expiresAt } });
+    assert.equal(row.revokedAt, null);
+    await closedWithin(s, expiresAt.getTime(), 'the session expired');
+    assert.ok(s.state.closed!.at >= expiresAt.getTime(), 'not closed before the session expired');
   });
 });

@@ -8,7 +8,7 @@ import { startTestApp } from './helpers/app.ts';
 import { toGlobalId, wsClient } from './helpers/clients.ts';
 import { setUpHostile, tearDownHostile } from './hostile/fixture.ts';
 import { b64, b64url, NOBODY } from './hostile/hostile-values.ts';
-import { changedTables, rowCounts } from './hostile/judge.ts';
+import { changedTables, fingerprint } from './hostile/judge.ts';
 import { checklistVersion, otherWorkspaceTask, seeds, t } from './hostile/state.ts';
 import { http, ws, type Outcome } from './hostile/transport.ts';
 
@@ -46,7 +46,7 @@ describe('focused cases', () => {
   });
 
   test('NUL and lone surrogates in any text are refused before anything runs, wherever they are', async () => {
-    const before = await rowCounts();
+    const before = await fingerprint();
     const cases: [string, Record<string, unknown>][] = [
       [`mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename } }`, { i: { workspaceId: seeds.Workspace, title: 'a\u0000b' } }],
       [`mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename } }`, { i: { workspaceId: seeds.Workspace, title: 'ok', goal: 'x\ud800' } }],
@@ -65,7 +65,7 @@ describe('focused cases', () => {
     const sub = await ws(c, `subscription($id: ID!, $after: String) { objectChanges(workspaceId: $id, after: $after) { __typename } }`, { id: seeds.Workspace, after: 'x\u0000' }, 'subscription');
     await c.dispose();
     expectBad(sub, /NUL character/);
-    assert.deepEqual(changedTables(before, await rowCounts()), []);
+    assert.deepEqual(changedTables(before, await fingerprint()), []);
   });
 
   test('malformed and out-of-range cursors, on every list and stream', async () => {
@@ -106,7 +106,7 @@ describe('focused cases', () => {
   });
 
   test('deep JSON input is refused by the JSON scalar, and nothing is written', async () => {
-    const before = await rowCounts();
+    const before = await fingerprint();
     const deep = JSON.parse('['.repeat(3000) + ']'.repeat(3000)) as unknown;
     const create = `mutation($i: CreateObjectInput!) { createObject(input: $i) { __typename } }`;
     for (const content of [
@@ -117,7 +117,7 @@ describe('focused cases', () => {
     }
     const ops = `mutation($i: EditFlowInput!) { editFlow(input: $i) { __typename } }`;
     expectBad(await http(ops, { i: { objectId: seeds.Flow, ops: [{ op: 'add_node', node: { id: 'z', kind: 'x', params: { p: deep } } }] } }), /at most 64 levels/);
-    assert.deepEqual(changedTables(before, await rowCounts()), []);
+    assert.deepEqual(changedTables(before, await fingerprint()), []);
   });
 
   test('documents nested too deeply to parse are BAD_USER_INPUT, whatever stops them', async () => {

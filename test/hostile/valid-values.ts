@@ -5,6 +5,26 @@ import { checklistVersion, seeds } from './state.ts';
 
 let serial = 0;
 
+/** A key no request used before (the valid value of every idempotencyKey). */
+export const freshIdempotencyKey = () => `hostile-${++serial}`;
+const OWN_KEY = /^hostile-\d+$/;
+
+/**
+ * The same variables with a fresh key wherever one of ours stands as an idempotencyKey (a hostile
+ * value standing there is kept): for sending the same request again as a new one. Changes them in place.
+ */
+export function withFreshKeys(variables: Record<string, unknown>): Record<string, unknown> {
+  const walk = (v: unknown, depth: number) => {
+    if (depth > 6 || v === null || typeof v !== 'object' || (!Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype)) return;
+    for (const [k, x] of Object.entries(v)) {
+      if (/^idempotencykey$/i.test(k) && typeof x === 'string' && OWN_KEY.test(x)) (v as Record<string, unknown>)[k] = freshIdempotencyKey();
+      else walk(x, depth + 1);
+    }
+  };
+  walk(variables, 0);
+  return variables;
+}
+
 /** The kind of object an id argument names, by argument name ("id"/"ids": by the field's type). */
 export const ID_KINDS: Record<string, string> = {
   workspaceid: 'Workspace',
@@ -77,7 +97,7 @@ export function validValue(type: GraphQLInputType, coord: string, name: string, 
     case 'ID':
       return validId(coord, name, fieldType);
     case 'String':
-      return /idempotency/i.test(name) ? `hostile-${++serial}` : 'hostile test';
+      return /idempotency/i.test(name) ? freshIdempotencyKey() : 'hostile test';
     case 'Int':
       return 1;
     case 'Float':
