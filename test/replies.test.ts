@@ -196,13 +196,31 @@ describe('a task\'s words in its language', () => {
     ChecklistItemSchema.parse({ id: 'poster-2', title: 'Plakat 2', kind: 'IMAGE', status: 'SKIPPED', evidence: 'nicht nötig' }),
   ];
 
-  test('the delivery summary, per language', () => {
-    assert.match(deliverySummary(items, '', 'de'), /^Geliefert\.\nGeliefert \(1 von 2 Schritten\):\n- Plakat 1: object:a\nÜbersprungen: Plakat 2 \(nicht nötig\)$/);
-    assert.match(deliverySummary(items, '', 'fr'), /^Livré\.\nLivré \(1 étape sur 2\) :/);
-    assert.match(deliverySummary(items, '', 'es'), /^Entregado\.\nEntregado \(1 de 2 pasos\):/);
-    assert.match(deliverySummary(items, '', 'zh'), /^已交付。\n已交付（2 步中完成 1 步）：/);
-    assert.match(deliverySummary(items, '', 'ja'), /^納品しました。\n納品しました（2 ステップ中 1 完了）：/);
-    assert.match(deliverySummary(items, '', null), /^Delivered\.\nDelivered \(1 of 2 steps\):/, 'English when the task has no language');
+  test('the delivery summary, per language: short, each result named and linked', () => {
+    assert.equal(deliverySummary(items, '', 'de'), 'Geliefert: [Plakat 1](object:a)\nÜbersprungen: Plakat 2 (nicht nötig)');
+    assert.match(deliverySummary(items, '', 'fr'), /^Livré : \[Plakat 1\]\(object:a\)\n/);
+    assert.match(deliverySummary(items, '', 'es'), /^Entregado: \[Plakat 1\]\(object:a\)\n/);
+    assert.match(deliverySummary(items, '', 'zh'), /^已交付：\[Plakat 1\]\(object:a\)\n/);
+    assert.match(deliverySummary(items, '', 'ja'), /^納品：\[Plakat 1\]\(object:a\)\n/);
+    assert.match(deliverySummary(items, '', null), /^Delivered: \[Plakat 1\]\(object:a\)\n/, 'English when the task has no language');
+  });
+
+  test('the delivery names what was made, not the candidates or the pick, and never repeats itself', () => {
+    const ref = (n: number) => `object:00000000-0000-4000-8000-00000000000${n}`;
+    const series = [
+      ChecklistItemSchema.parse({ id: 'look-candidates', title: 'Look candidates', kind: 'IMAGE', count: 3, status: 'DONE', artifacts: [ref(1), ref(2), ref(3)] }),
+      ChecklistItemSchema.parse({ id: 'pick-a-direction', title: 'Pick a direction', kind: 'CHECKPOINT', status: 'DONE', artifacts: [ref(2)] }),
+      ChecklistItemSchema.parse({ id: 'poster-1', title: 'Poster 1', kind: 'IMAGE', status: 'DONE', artifacts: [ref(4)] }),
+      ChecklistItemSchema.parse({ id: 'poster-2', title: 'Poster 2', kind: 'IMAGE', status: 'DONE', artifacts: [ref(5)] }),
+      ChecklistItemSchema.parse({ id: 'poster-3', title: 'Poster 3', kind: 'IMAGE', status: 'DONE', artifacts: [ref(6)] }),
+    ];
+    const text = deliverySummary(series, `[offline model] Delivered: Look candidates (${ref(1)}); Poster 1 (${ref(4)})`, 'en');
+    assert.equal(text, `Delivered: [Poster 1](${ref(4)}), [Poster 2](${ref(5)}), [Poster 3](${ref(6)}) — in the look of [Candidate B](${ref(2)})`);
+    assert.doesNotMatch(deliverySummary(series, '', 'en'), /Delivered\. Delivered|a result/);
+    // The model's own words stay when they say more than the list.
+    assert.equal(deliverySummary(series.slice(2, 3), 'Printed on matte paper.', 'en'), `Delivered: [Poster 1](${ref(4)})\nPrinted on matte paper.`);
+    // Candidates that were the whole work are what was delivered, numbered.
+    assert.equal(deliverySummary(series.slice(0, 1), '', 'en'), `Delivered: [Look candidates 1](${ref(1)}), [Look candidates 2](${ref(2)}), [Look candidates 3](${ref(3)})`);
   });
 
   test('a status answer: state, progress and cost', () => {

@@ -325,7 +325,7 @@ describe('iterating on a delivered series', () => {
     const earlier = firstRequest.messages.map((m) => String(m.content)).find((c) => c.startsWith('[earlier rounds]'));
     assert.ok(earlier, 'the request carries the earlier rounds');
     assert.match(earlier!, /Round 1 \(task [^)]*\): COMPLETED — asked: “make three retro posters for a coffee brand”/);
-    assert.match(earlier!, /chose “Candidate 2”/);
+    assert.match(earlier!, /chose “Candidate B”/);
     assert.ok(earlier!.includes(`Poster 2 (id poster-2, IMAGE) results: ${poster2}`));
 
     // The delivered round: still COMPLETED, its row and its events exactly as they were.

@@ -66,10 +66,9 @@ describe('a task started in German speaks German, from its plan card to its deli
     assert.deepEqual(plan.reasons, [de.planReasonNew]);
     const pick = seen.find((c) => c.kind === 'CHECKPOINT')!;
     assert.equal(pick.title, `${de.offline.tag} ${de.offline.choose('Richtung wählen')}`);
-    assert.deepEqual(pick.labels, ['Entwurf 1', 'Entwurf 2', 'Entwurf 3']);
+    assert.deepEqual(pick.labels, ['Entwurf A', 'Entwurf B', 'Entwurf C']);
     const task = await prisma.task.findUniqueOrThrow({ where: { id: taskId } });
-    assert.match(task.summary, /Geliefert \(5 von 5 Schritten\):/);
-    assert.match(task.summary, /- Plakat 1: /);
+    assert.match(task.summary, /^Geliefert: \[Plakat 1\]\(object:[^)]+\), \[Plakat 2\]\(object:[^)]+\), \[Plakat 3\]\(object:[^)]+\) — im Look von \[Entwurf A\]\(object:/);
     assert.doesNotMatch(task.summary, /Delivered|Poster 1|Look candidates/, task.summary);
   });
 });

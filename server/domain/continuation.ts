@@ -50,16 +50,49 @@ export function asksForConfirmation(text: string): boolean {
   return ASKS.some((r) => r.test(text));
 }
 
-/** The delivery: the model's last words, then every finished step with its results, in the task's language. */
+/**
+ * The steps whose results are what was delivered: every finished step with results, except a
+ * checkpoint (its result is the pick) and the candidates a checkpoint right after chose among.
+ * When nothing else is left (the candidates were the work), every finished step with results.
+ */
+export function deliveredSteps(items: readonly ChecklistItem[]): ChecklistItem[] {
+  const made = items.filter((i) => i.status === 'DONE' && i.artifacts.length > 0 && i.kind !== 'CHECKPOINT');
+  const finals = made.filter((i) => {
+    const next = items[items.indexOf(i) + 1];
+    return !(i.count > 1 && next?.kind === 'CHECKPOINT');
+  });
+  return finals.length ? finals : made;
+}
+
+/** A result as the delivery names it: a step's title, numbered when the step made several. */
+export function deliveredNames(items: readonly ChecklistItem[]): { label: string; ref: string }[] {
+  return deliveredSteps(items).flatMap((i) => i.artifacts.map((ref, k) => ({ label: i.artifacts.length > 1 ? `${i.title} ${k + 1}` : i.title, ref })));
+}
+
+const RESULT_REF = /\b(?:job|object):[0-9a-f-]{36}\b/;
+
+/**
+ * The delivery, short and in the task's language: "Delivered: Poster 1, Poster 2, Poster 3", each
+ * name a link to its result (`[Poster 1](object:<id>)`, Markdown, so any client can render or read
+ * it); then the model's own words when they say more than a list of results; then skipped steps.
+ */
 export function deliverySummary(items: readonly ChecklistItem[], modelText: string, language?: string | null): string {
   const t = textsFor(language);
-  const done = items.filter((i) => i.status === 'DONE');
   const skipped = items.filter((i) => i.status === 'SKIPPED');
-  const lines = done.map((i) => `- ${i.title}${i.artifacts.length ? `: ${i.artifacts.join(', ')}` : ''}`);
+  const named = deliveredNames(items);
+  const link = (label: string, ref: string) => `[${label.replace(/[[\]]/g, '')}](${ref})`;
+  // The direction a person picked, named as its card named it ("Candidate B").
+  const pick = items.find((i) => i.kind === 'CHECKPOINT' && i.status === 'DONE' && i.artifacts.length);
+  const among = pick ? items.slice(0, items.indexOf(pick)).reverse().find((i) => i.artifacts.includes(pick.artifacts[0]!)) : undefined;
+  const look = pick && among ? t.offline.inTheLookOf(link(t.offline.candidate(among.artifacts.indexOf(pick.artifacts[0]!) + 1), pick.artifacts[0]!)) : '';
+  const head = named.length ? `${t.offline.deliveredList(named.map((n) => link(n.label, n.ref)).join(', '))}${look}` : t.deliveredFallback;
+  // The model's words, without a leading tag; a list of results or a bare "Delivered" repeats the head.
+  const said = modelText.trim().replace(/^\[[^\]]*\]\s*/, '').trim();
+  const prefix = t.offline.deliveredList('').trim();
+  const repeats = !said || said === t.deliveredFallback || said.startsWith(prefix) || RESULT_REF.test(said);
   return [
-    modelText.trim() || t.deliveredFallback,
-    t.deliveredHeader(done.length, items.length),
-    ...lines,
+    head,
+    ...(repeats ? [] : [said]),
     ...(skipped.length ? [t.skipped(skipped.map((i) => `${i.title} (${i.evidence ?? t.noReason})`).join('; '))] : []),
   ].join('\n');
 }

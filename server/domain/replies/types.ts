@@ -166,6 +166,8 @@ export interface Texts {
     declined: string;
     choose(step: string): string;
     confirm(step: string): string;
+    /** A declined card with nothing said: what should change before the step is made again. */
+    changeWhat(step: string): string;
     candidate(n: number): string;
     allDone: string;
     deliveredList(list: string): string;

@@ -38,7 +38,13 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
   const subject = (brief.match(/^Task: (.*)$/m)?.[1] ?? '').trim();
   const goal = (brief.match(/^Goal: (.*)$/m)?.[1] ?? '').trim();
   const revisions = texts.filter((m) => m.type === 'human' && (/^\[revise from the user\]/.test(m.text) || (isUserText(m.text) && CHANGE.test(m.text))));
-  const direction = revisions.length ? revisions.at(-1)!.text.replace(/^\[[^\]]+\]\s*/, '') : null;
+  // The latest words that change the work: a revision, or what a person wrote when declining a card.
+  const cardNotes = texts
+    .filter((m) => m.type === 'tool')
+    .map((m) => safeJson(m.text)?.result as { decision?: string; choice?: string | null; note?: string | null } | undefined)
+    .filter((r) => r && (r.decision === 'REJECTED' || (r.decision === 'APPROVED' && !r.choice)) && r.note?.trim())
+    .map((r) => r!.note!.trim());
+  const direction = revisions.length ? revisions.at(-1)!.text.replace(/^\[[^\]]+\]\s*/, '') : (cardNotes.at(-1) ?? null);
   // A next round of a line of work: the earlier rounds, and what this round's request changes.
   const earlier = parseEarlierRounds(texts.find((m) => m.type === 'human' && m.text.startsWith('[earlier rounds]'))?.text ?? '');
 
@@ -59,6 +65,44 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
   const declined = toolResults.find((r) => r?.status === 'DONE' && (r.result as { status?: string })?.status === 'REJECTED');
   if (declined) {
     return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'ADJUST', question: `${say.offline.tag} ${say.offline.declined}` } }] };
+  }
+
+  // 2b. A pick or a confirmation answered "none of these" / "decline" (or a question what to change
+  // answered): never the same card again. The step the card was about is made again — new
+  // candidates, a new storyboard — as a new round of that step (its orders pass the approvals gate
+  // again), with what the person said as the direction; with nothing said, ask what to change.
+  const answer = [...toolResults].reverse().find((r) => r?.status === 'DONE' && typeof (r.result as { decision?: unknown })?.decision === 'string')?.result as
+    | { decision: string; choice?: string | null; note?: string | null }
+    | undefined;
+  const openCheckpoint = items.find((i) => i.status === 'TODO' || i.status === 'IN_PROGRESS');
+  const changeAsked = answer && openCheckpoint?.kind === 'CHECKPOINT' && (answer.decision === 'REJECTED' || (answer.decision === 'APPROVED' && !answer.choice && !!answer.note?.trim()));
+  if (changeAsked && openCheckpoint) {
+    const note = answer.note?.trim() ?? '';
+    // What the card showed: the candidates it chose among, else the step right before it.
+    const before = items.filter((i) => i.n < openCheckpoint.n && i.status === 'DONE');
+    const remake = [...before].reverse().find((i) => GENERATION.has(i.kind) && i.results.length >= 2) ?? before.at(-1);
+    const candidates = !!remake && GENERATION.has(remake.kind) && remake.results.length >= 2;
+    if (!note && !candidates) {
+      return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'ADJUST', question: `${TAG} ${o.changeWhat(openCheckpoint.title)}` } }] };
+    }
+    if (!remake) {
+      // Nothing of this round to make again (a pick among an earlier round's candidates): go on with what was said.
+      return { content: TAG, calls: [{ name: 'update_checklist', args: { itemId: openCheckpoint.id, status: 'DONE', evidence: o.directionReason(note).slice(0, 2000) } }] };
+    }
+    {
+      return {
+        content: `${TAG} ${o.reopening(remake.title)}`,
+        calls: [
+          {
+            name: 'plan_checklist',
+            args: {
+              items: items.map((i) => ({ id: i.id, title: i.title, kind: i.kind, count: i.count, ...(i.id === remake.id ? { reopen: true } : {}) })),
+              reason: o.directionReason(note || null).slice(0, 500),
+            },
+          },
+        ],
+      };
+    }
   }
 
   // 3. The plan's card was set aside by the user's own instruction (a revision or added context
