@@ -122,6 +122,17 @@ test('SIGKILL a worker process mid-call: another process finishes the task; ever
   const takeover = await prisma.taskEvent.findFirst({ where: { taskId, type: 'TURN_STARTED', payload: { path: ['takeover'], equals: true } } });
   assert.ok(takeover, 'the takeover is on the record');
   assert.ok(takeover.occurredAt.getTime() >= killedAt);
+  // Which process wrote what: each event records its worker, the killed one's up to the takeover,
+  // the second one's from the takeover on.
+  const events = await prisma.taskEvent.findMany({ where: { taskId }, orderBy: { seq: 'asc' } });
+  const first = events.find((e) => e.type === 'TURN_STARTED')!;
+  const [w1Id, w2Id] = [first, takeover].map((e) => (e.payload as { workerId: string }).workerId);
+  assert.notEqual(w1Id, w2Id);
+  assert.deepEqual(
+    events.filter((e) => e.seq >= first.seq).map((e) => [e.seq, e.workerId]),
+    events.filter((e) => e.seq >= first.seq).map((e) => [e.seq, e.seq < takeover.seq ? w1Id : w2Id]),
+    'events record the worker that wrote them',
+  );
   const ends = (await prisma.taskEvent.findMany({ where: { taskId, type: 'TASK_STATUS_CHANGED' } })).filter((e) =>
     ['COMPLETED', 'FAILED', 'CANCELLED'].includes((e.payload as { to: string }).to),
   );

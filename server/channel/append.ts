@@ -10,6 +10,7 @@
 //    all of them first (unit-of-work.ts does), or it would deadlock against single-task appenders.
 import type { Db } from '../db/client.ts';
 import { encodePayload } from './payload.ts';
+import { currentWorker } from './writer.ts';
 import type { EventRow, NewEvent } from './types.ts';
 
 type RawRow = {
@@ -34,11 +35,11 @@ WITH t AS (
   SELECT e.value AS v, e.ord
     FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(value, ord)
 )
-INSERT INTO task_events (task_id, workspace_id, seq, position, type, actor_kind, actor_id,
+INSERT INTO task_events (task_id, workspace_id, seq, position, type, actor_kind, actor_id, worker_id,
                          occurred_at, redaction, payload, payload_hash, payload_size, payload_schema)
 SELECT $1::uuid, t.workspace_id, t.last_event_seq - $2::int + x.ord::int,
        w.event_position - $2::int + x.ord, x.v->>'type', (x.v->>'actorKind')::"ActorKind",
-       x.v->>'actorId', clock_timestamp(), (x.v->>'redaction')::"Redaction",
+       x.v->>'actorId', x.v->>'workerId', clock_timestamp(), (x.v->>'redaction')::"Redaction",
        CASE WHEN x.v ? 'payload' THEN x.v->'payload' END, x.v->>'payloadHash',
        (x.v->>'payloadSize')::int, x.v->>'payloadSchema'
   FROM t, w, x
@@ -59,6 +60,7 @@ export class TaskNotFoundForAppend extends Error {
  */
 export async function appendEvents(tx: Db, taskId: string, events: readonly NewEvent[]): Promise<EventRow[]> {
   if (events.length === 0) return [];
+  const workerId = currentWorker();
   const specs = events.map((e) => {
     const enc = encodePayload(e.payload);
     return {
@@ -68,6 +70,7 @@ export async function appendEvents(tx: Db, taskId: string, events: readonly NewE
         type: e.type,
         actorKind: e.actor.kind,
         actorId: e.actor.id ?? null,
+        workerId,
         redaction: e.redaction ?? 'PUBLIC',
         payloadSize: enc.size,
         payloadSchema: e.schema ?? `${e.type.toLowerCase()}/v1`,
@@ -105,6 +108,7 @@ export async function appendEvents(tx: Db, taskId: string, events: readonly NewE
       type: s.row.type,
       actorKind: s.row.actorKind,
       actorId: s.row.actorId,
+      workerId: s.row.workerId,
       occurredAt: r.occurred_at,
       redaction: s.row.redaction,
       payload: s.enc.inline ? (s.row as { payload?: unknown }).payload ?? null : null,

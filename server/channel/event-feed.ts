@@ -18,6 +18,7 @@ const EVENT_SELECT = {
   type: true,
   actorKind: true,
   actorId: true,
+  workerId: true,
   occurredAt: true,
   redaction: true,
   payload: true,

@@ -26,6 +26,8 @@ export type EventRow = {
   type: string;
   actorKind: ActorKind;
   actorId: string | null;
+  /** The worker process that wrote it (see writer.ts); null for the API's own writes. */
+  workerId: string | null;
   occurredAt: Date;
   redaction: Redaction;
   payload: unknown;

@@ -41,7 +41,7 @@ export type ApprovalOption = { id: string; label: string; objectId?: string | nu
 export type GeneratedFile = { mime: string; bytes: number; width?: number; height?: number; path: string };
 export type ObjectFile = { path: string; mime: string; bytes: number; width?: number; height?: number };
 export type ObjectAuthor = { kind: 'USER' | 'AGENT' | 'SYSTEM'; userId: string | null; taskId: string | null };
-export type EventActor = { kind: EventRow['actorKind']; id: string | null };
+export type EventActor = { kind: EventRow['actorKind']; id: string | null; workerId?: string | null; workspaceId?: string };
 export type PayloadRef = { hash: string; size: number; schema: string };
 
 // People and places.

@@ -18,6 +18,7 @@ import { DEFAULT_CONTEXT_OPTIONS, type ContextOptions } from '../domain/compacti
 import { routeModelCall } from './models/routing-rule.ts';
 import { callCostCents, DEFAULT_PRICES, priceOf, usageOf } from '../domain/pricing.ts';
 import { messageChars } from './models/types.ts';
+import { asWorker } from '../channel/writer.ts';
 import { chooseToolSet, phaseDomains } from './tools/tool-phase.ts';
 import { event, traced } from './telemetry.ts';
 import { runCalls, suspendIfWaiting } from './calls.ts';
@@ -39,7 +40,12 @@ function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export async function runTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOptions): Promise<RunTurnResult> {
+export function runTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOptions): Promise<RunTurnResult> {
+  // Every event the turn writes records the worker that ran it (task_events.worker_id).
+  return asWorker(opts.workerId, () => runClaimedTurn(rt, turnId, opts));
+}
+
+async function runClaimedTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOptions): Promise<RunTurnResult> {
   const claim = await claimTurn(rt, turnId, opts.workerId);
   if (!claim) return { outcome: 'not-claimed' };
   const ac = new AbortController();

@@ -6,6 +6,7 @@ import type { RuntimeDeps } from './deps.ts';
 import { runTurn } from './engine.ts';
 import { startWatchdog } from './watchdog.ts';
 import { startHeartbeat } from '../store/processes.ts';
+import { asWorker } from '../channel/writer.ts';
 
 export type WorkerStats = {
   /** Watchdog passes completed. */
@@ -56,15 +57,18 @@ export async function startWorker(
     stats.reconciliations++;
   };
   const onItsOwn = reconcile?.everyMs !== undefined;
-  const watchdog = startWatchdog(rt, {
+  // The watchdog's and reconciliation's timers run as this worker: the events they write record it.
+  const watchdog = asWorker(workerId, () => startWatchdog(rt, {
     intervalMs: opts.watchdogMs,
     staleMs: opts.staleQueuedMs,
     alsoEachTick: async () => {
       stats.watchdogTicks++;
       if (!onItsOwn) await reconcileOnce();
     },
-  });
-  const reconciler = onItsOwn ? startPeriodic(reconcile!.everyMs!, reconcileOnce, (e) => rt.log.warn('job reconciliation failed', { error: (e as Error).message })) : null;
+  }));
+  const reconciler = onItsOwn
+    ? asWorker(workerId, () => startPeriodic(reconcile!.everyMs!, reconcileOnce, (e) => rt.log.warn('job reconciliation failed', { error: (e as Error).message })))
+    : null;
   await heartbeat.ready();
   rt.log.info('worker started', { workerId, concurrency: opts.concurrency });
   return {

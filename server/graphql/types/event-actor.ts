@@ -11,5 +11,12 @@ builder.objectType(EventActorRef, {
       nullable: true,
       resolve: (a, _x, ctx) => (a.kind === 'USER' && a.id ? ctx.loaders.user.load(a.id) : null),
     }),
+    workerId: t.string({
+      nullable: true,
+      description:
+        'The worker process that wrote the event (host:pid:suffix, as in viewer.runtime.processes): set for events written during a turn, ' +
+        "a watchdog pass or job reconciliation, null for the API's own writes. Owners of the workspace only (null for others).",
+      resolve: (a, _x, ctx) => (a.workerId && a.workspaceId && ctx.viewer.memberships.get(a.workspaceId) === 'OWNER' ? a.workerId : null),
+    }),
   }),
 });

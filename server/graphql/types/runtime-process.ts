@@ -4,7 +4,7 @@ import { RuntimeProcessRef } from '../refs.ts';
 builder.objectType(RuntimeProcessRef, {
   description: 'A process of the product (API or worker) and its heartbeat.',
   fields: (t) => ({
-    id: t.exposeString('id', { description: 'host:pid:suffix; the same id is on the turns it claims (TURN_STARTED.workerId) and the jobs it orders.' }),
+    id: t.exposeString('id', { description: 'host:pid:suffix; the same id is on the turns it claims (TURN_STARTED.workerId), the events it writes (TaskEvent.actor.workerId) and the jobs it orders.' }),
     kind: t.exposeString('kind', { description: 'API or WORKER.' }),
     hostname: t.exposeString('hostname'),
     pid: t.exposeInt('pid'),

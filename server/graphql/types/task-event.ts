@@ -20,7 +20,7 @@ builder.objectType(TaskEventRef, {
     }),
     type: t.exposeString('type'),
     occurredAt: t.expose('occurredAt', { type: 'DateTime' }),
-    actor: t.field({ type: EventActorRef, resolve: (e) => ({ kind: e.actorKind, id: e.actorId }) }),
+    actor: t.field({ type: EventActorRef, resolve: (e) => ({ kind: e.actorKind, id: e.actorId, workerId: e.workerId, workspaceId: e.workspaceId }) }),
     redacted: t.boolean({ resolve: isPrivate }),
     payloadSchema: t.string({ resolve: (e) => e.payloadSchema }),
     payloadSize: t.int({ resolve: (e) => e.payloadSize }),

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "task_events" ADD COLUMN     "worker_id" TEXT;
