@@ -1,7 +1,7 @@
 // The GraphQL server: schema, per-request context (authentication, rate limit, loaders), error
 // masking to stable codes, and the document limits (./limits.ts). Transports (HTTP, SSE, WS) live in ../http.
 import { GraphQLError } from 'graphql';
-import { createYoga, type Plugin, type YogaInitialContext } from 'graphql-yoga';
+import { createYoga, type GraphiQLOptions, type Plugin, type YogaInitialContext } from 'graphql-yoga';
 import { checkCsrf, credentialOf } from './session.ts';
 import { checkCookieOrigin, corsOptionsFor } from './origins.ts';
 import { authenticateToken, type Viewer } from '../auth/viewer.ts';
@@ -14,6 +14,22 @@ import { authorizeMutations } from '../graphql/authorize-mutations.ts';
 import { createLoaders } from '../graphql/loaders.ts';
 import { RateLimiter } from '../graphql/rate-limit.ts';
 import { schema } from '../graphql/schema.ts';
+
+/**
+ * GraphiQL's HTML from @graphql-yoga/render-graphiql, rendered once per set of options. The
+ * package (~9 MB of inlined assets) is loaded on the first visit, not at start.
+ */
+const graphiqlPages = new Map<string, Promise<string>>();
+function offlineGraphiQL(opts?: GraphiQLOptions): Promise<string> {
+  const key = JSON.stringify(opts ?? {});
+  let page = graphiqlPages.get(key);
+  if (!page) {
+    page = import('@graphql-yoga/render-graphiql').then((m) => m.renderGraphiQL(opts));
+    page.catch(() => graphiqlPages.delete(key));
+    graphiqlPages.set(key, page);
+  }
+  return page;
+}
 
 /** Set on the initial context by the WebSocket transport, which authenticates at connection time. */
 export type ServerContext = { viewer?: Viewer };
@@ -164,9 +180,14 @@ export function createGraphQLServer(deps: Deps) {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    // Signed in on this browser, GraphiQL runs as you: the session cookie plus the CSRF header
+    // cookie-authenticated requests need (or replace it with `Authorization: Bearer <token>`).
     graphiql: deps.config.graphiql
-      ? { title: 'Atelier GraphQL', subscriptionsProtocol: 'WS', headers: JSON.stringify({ Authorization: 'Bearer <token>' }) }
+      ? { title: 'Atelier GraphQL', subscriptionsProtocol: 'WS', credentials: 'same-origin', headers: JSON.stringify({ 'x-atelier-csrf': '1' }, null, 2) }
       : false,
+    // GraphiQL's page with its scripts, styles and editor workers inlined, from the installed
+    // package: it works with no internet (Yoga's default loads them from a public CDN).
+    renderGraphiQL: offlineGraphiQL,
     logging: false,
     batching: false,
     // Credentialed CORS for the server's own origin and the allow-list only (http/origins.ts).

@@ -12,6 +12,12 @@ import { sanitizeParams, traced } from './telemetry.ts';
 import { ToolInputInvalid, ToolOutputInvalid } from './tools/registry.ts';
 import type { ToolDef } from './tools/types.ts';
 import { endTurn } from './turn-end.ts';
+import { readTaskBrief } from '../store/journal/tasks.ts';
+import { waitingForResults } from '../domain/replies/waiting.ts';
+import type { GenerationKindName } from '../domain/replies/types.ts';
+
+/** What each suspending generation tool makes. */
+const GENERATED: Record<string, GenerationKindName> = { generate_image: 'IMAGE', generate_video: 'VIDEO', generate_audio: 'AUDIO', generate_3d_model: 'MODEL_3D' };
 
 function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -25,7 +31,10 @@ export async function suspendIfWaiting(rt: RuntimeDeps, claim: Claim, stepId: st
   const calls = await doneCallsOfStep(rt.prisma, stepId);
   const waiting = calls.filter((c) => rt.tools.get(c.name)?.suspends?.(c.result) === true);
   if (!waiting.length) return false;
-  await endTurn(rt, claim, 'suspend', `waiting for ${waiting.map((c) => c.name).join(', ')}`);
+  // Said in plain words, in the task's language: what is being made, never the tools' names.
+  const kinds = waiting.map((c) => GENERATED[c.name]).filter((k): k is GenerationKindName => !!k);
+  const { language } = await readTaskBrief(rt.prisma, claim.taskId);
+  await endTurn(rt, claim, 'suspend', waitingForResults(kinds, language));
   crashPoint('turn.suspended');
   return true;
 }

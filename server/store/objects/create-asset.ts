@@ -6,6 +6,7 @@ import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import { parseContent, type ObjectKind } from '../../domain/object-content.ts';
 import { createObjectTx, uuidFromKey } from './store.ts';
+import { clip } from '../../domain/replies/languages.ts';
 
 type File = { path: string; mime: string; bytes: number; width?: number; height?: number };
 
@@ -20,7 +21,8 @@ export async function createAssetForJob(tx: Tx, emit: Emit, jobId: string, files
     file: { path: file.path, mime: file.mime, bytes: file.bytes, ...(file.width ? { width: file.width } : {}), ...(file.height ? { height: file.height } : {}) },
     provenance: { prompt: job.prompt, provider: job.provider, jobId: job.id, taskId: job.taskId, ...(files!.length > 1 ? { moreFiles: files!.slice(1).map((f) => f.path) } : {}) },
   });
-  const name = `${kind.toLowerCase().replace('_', ' ')}: ${job.prompt.slice(0, 80)}`;
+  // Named by what was asked for, cut at a word (the kind is shown beside the name, not in it).
+  const name = clip(job.prompt, 100);
   const r = await createObjectTx(tx, emit, {
     workspaceId: job.workspaceId,
     kind,
