@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Viewer } from '../server/auth/viewer.ts';
 import { decidePaidAction } from '../server/domain/approval-policy.ts';
 import { LANGUAGE_NAMES } from '../server/domain/language.ts';
+import { mergePlan } from '../server/domain/checklist.ts';
 import { REPLY_LANGUAGES, textsFor, type ReplyLanguage } from '../server/domain/replies/texts.ts';
 import { offlineFlowReply } from '../server/runtime/models/offline-flows.ts';
 import { statedFacts } from '../server/services/messages/replies/remember.ts';
@@ -209,4 +210,19 @@ describe('the thread remembers, and cards a person asks for outside a task speak
     const del = await requestDeleteObject(t.app.deps, other, obj.object.id);
     assert.equal(del.approval.title, en.deleteObjectTitle('DOCUMENT', 'Poster'));
   });
+});
+
+describe("a step re-opened or dropped by a change of direction says so in the task's language", () => {
+  for (const l of REPLY_LANGUAGES) {
+    test(l, () => {
+      const t = textsFor(l);
+      const price = () => 4;
+      const v1 = mergePlan([], [{ id: 'look', title: 'Look', kind: 'IMAGE', count: 2 }, { id: 'extra', title: 'Extra', kind: 'IMAGE' }], price, 'plan', t);
+      const done = v1.map((i) => ({ ...i, status: 'DONE' as const, artifacts: ['obj-1'] }));
+      const v2 = mergePlan(done, [{ id: 'look', title: 'Look', kind: 'IMAGE', count: 2, reopen: true }], price, 'nachts', t);
+      assert.equal(v2.find((i) => i.id === 'look')!.evidence, `${t.stepReopened('nachts')}; ${t.earlierResults('obj-1')}`);
+      assert.equal(v2.find((i) => i.id === 'extra')!.evidence, t.stepDropped('nachts'));
+      if (l !== 'en') assert.doesNotMatch(`${t.stepReopened('x')} ${t.stepDropped('x')} ${t.earlierResults('x')} ${t.personChose('A', 'n')} ${t.personChose(null, null)}`, /re-opened|dropped|earlier|the user|chose|confirmed/);
+    });
+  }
 });

@@ -50,7 +50,17 @@ export type PlannedItem = { id?: string; title: string; kind?: string; count?: n
  * are kept as SKIPPED (with the reason) when they have artifacts — results are never unlinked
  * silently — and removed otherwise.
  */
-export function mergePlan(current: readonly ChecklistItem[], planned: readonly PlannedItem[], price: (kind: string) => number, reason: string): ChecklistItem[] {
+/** How the evidence of a re-opened or dropped step is worded (the task's language). */
+export type PlanWords = { stepReopened(reason: string): string; stepDropped(reason: string): string; earlierResults(list: string): string };
+const ENGLISH: PlanWords = { stepReopened: (r) => `re-opened: ${r}`, stepDropped: (r) => `dropped from the plan: ${r}`, earlierResults: (l) => `earlier results: ${l}` };
+
+export function mergePlan(
+  current: readonly ChecklistItem[],
+  planned: readonly PlannedItem[],
+  price: (kind: string) => number,
+  reason: string,
+  words: PlanWords = ENGLISH,
+): ChecklistItem[] {
   const byId = new Map(current.map((i) => [i.id, i]));
   const byTitle = new Map(current.map((i) => [i.title.toLowerCase(), i]));
   const taken = new Set<string>();
@@ -80,12 +90,12 @@ export function mergePlan(current: readonly ChecklistItem[], planned: readonly P
     const p = planned[k];
     if (p?.reopen) {
       const base = out[k]!;
-      out[k] = { ...patchItem([base], base.id, { status: 'TODO', evidence: `re-opened: ${reason}` })[0]!, round: base.round + 1, ordered: 0 };
+      out[k] = { ...patchItem([base], base.id, { status: 'TODO', evidence: words.stepReopened(reason) }, words)[0]!, round: base.round + 1, ordered: 0 };
     }
   }
   for (const old of current) {
     if (used.has(old.id) || taken.has(old.id)) continue;
-    if (old.artifacts.length) out.push({ ...old, status: 'SKIPPED', evidence: `dropped from the plan: ${reason}`.slice(0, 2000) });
+    if (old.artifacts.length) out.push({ ...old, status: 'SKIPPED', evidence: words.stepDropped(reason).slice(0, 2000) });
   }
   return out;
 }
@@ -93,7 +103,7 @@ export function mergePlan(current: readonly ChecklistItem[], planned: readonly P
 export type ItemPatch = { status?: ItemStatus; evidence?: string | null; artifacts?: string[]; title?: string };
 
 /** Applies a patch to one item; a change of direction may re-open a finished step. */
-export function patchItem(items: readonly ChecklistItem[], id: string, patch: ItemPatch): ChecklistItem[] {
+export function patchItem(items: readonly ChecklistItem[], id: string, patch: ItemPatch, words: Pick<PlanWords, 'earlierResults'> = ENGLISH): ChecklistItem[] {
   if (!items.some((i) => i.id === id)) throw new Error(`no checklist item "${id}"`);
   return items.map((i) => {
     if (i.id !== id) return i;
@@ -108,7 +118,7 @@ export function patchItem(items: readonly ChecklistItem[], id: string, patch: It
       ...(patch.status ? { status: patch.status } : {}),
       ...(patch.evidence !== undefined ? { evidence: patch.evidence } : {}),
       ...(patch.artifacts ? { artifacts: [...new Set([...i.artifacts, ...patch.artifacts])] } : {}),
-      ...(reopen ? { artifacts: [], evidence: `${patch.evidence ? `${patch.evidence}; ` : ''}earlier results: ${i.artifacts.join(', ')}`.slice(0, 2000) } : {}),
+      ...(reopen ? { artifacts: [], evidence: `${patch.evidence ? `${patch.evidence}; ` : ''}${words.earlierResults(i.artifacts.join(', '))}`.slice(0, 2000) } : {}),
     };
   });
 }

@@ -147,6 +147,12 @@ export interface Texts {
   budgetCapReason(quoteCents: number, totalCents: number, capCents: number): string;
   /** The note of a price card that changed limits made unnecessary. */
   noLongerNeeded: string;
+  /** Evidence on a checklist step a change of direction re-opened, and on one a new plan dropped (it keeps its results). */
+  stepReopened(reason: string): string;
+  stepDropped(reason: string): string;
+  /** Evidence of a re-opened step naming its earlier results; of a checkpoint step the person answered. */
+  earlierResults(list: string): string;
+  personChose(label: string | null, note: string | null): string;
 
   // Irreversible actions a person asks for (deleting, forgetting): their cards.
   deleteObjectTitle(kind: ObjectKindName, name: string): string;

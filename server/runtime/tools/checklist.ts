@@ -53,12 +53,12 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
         throw new Error(`The platform cannot do ${missing.join(', ')}. ${caps.render()}`);
       }
       const { value } = await transactWithEvents(ctx.uow, async (tx, emit) => {
+        const t = textsFor((await readTaskBrief(tx, ctx.taskId)).language);
         const { checklist } = await writeChecklist(tx, emit, { taskId: ctx.taskId, actor: { kind: 'AGENT' }, reason: input.reason, callKey: ctx.idempotencyKey }, (current) =>
-          mergePlan(current, input.items, caps.price, input.reason),
+          mergePlan(current, input.items, caps.price, input.reason, t),
         );
         const est = estimateCents(checklist.items);
         const task = await readPlanApproval(tx, ctx.taskId);
-        const t = textsFor((await readTaskBrief(tx, ctx.taskId)).language);
         if (task.kind === 'LIGHTWEIGHT') return { status: 'ACTIVE', version: checklist.version, estimateCents: est };
         const approved = task.planApprovedVersion ? await readChecklistVersion(tx, ctx.taskId, task.planApprovedVersion) : null;
         const committed = await committedCents(tx, 'task', ctx.taskId);
@@ -121,6 +121,7 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
     safety: 'IDEMPOTENT',
     async run(input, ctx) {
       const { value } = await transactWithEvents(ctx.uow, async (tx, emit) => {
+        const t = textsFor((await readTaskBrief(tx, ctx.taskId)).language);
         const { checklist } = await writeChecklist(tx, emit, { taskId: ctx.taskId, actor: { kind: 'AGENT' }, reason: `step ${input.itemId}`, callKey: ctx.idempotencyKey }, (items) => {
           const item = items.find((i) => i.id === input.itemId);
           if (!item) throw new Error(`No step "${input.itemId}"; steps: ${items.map((i) => i.id).join(', ') || 'none (plan first)'}`);
@@ -128,7 +129,7 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
             throw new Error(`Step "${item.id}" needs ${item.count} result(s) before it is done; ${item.artifacts.length} linked. Generate them (with checklistItemId) or mark it SKIPPED with a reason.`);
           }
           if ((input.status === 'SKIPPED' || input.status === 'BLOCKED') && !input.evidence) throw new Error(`${input.status} needs a reason in evidence`);
-          return patchItem(items, input.itemId, { status: input.status, evidence: input.evidence, title: input.title });
+          return patchItem(items, input.itemId, { status: input.status, evidence: input.evidence, title: input.title }, t);
         });
         return { version: checklist.version, item: checklist.items.find((i) => i.id === input.itemId)! };
       });
@@ -169,12 +170,13 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
         if (approval.status === 'PENDING') return { pending: approval.id as string };
         if (approval.status === 'APPROVED' && input.itemId) {
           const choice = input.options?.find((o) => o.id === approval.choice);
-          // The person's answer is the evidence that the checkpoint step is done.
+          // The person's answer is the evidence that the checkpoint step is done (in the task's language).
+          const said = textsFor((await readTaskBrief(tx, ctx.taskId)).language).personChose(choice?.label ?? null, approval.note ?? null);
           await writeChecklist(tx, emit, { taskId: ctx.taskId, actor: { kind: 'SYSTEM' }, reason: `checkpoint ${input.itemId} answered` }, (items) =>
             items.some((i) => i.id === input.itemId)
               ? patchItem(items, input.itemId!, {
                   status: 'DONE',
-                  evidence: `the user ${choice ? `chose “${choice.label}”` : 'confirmed'}${approval.note ? `: ${approval.note}` : ''}`,
+                  evidence: said,
                   ...(choice?.objectId ? { artifacts: [`object:${choice.objectId}`] } : {}),
                 })
               : items,

@@ -9,6 +9,7 @@ import type { Deps } from '../deps.ts';
 import { isTerminal } from '../../domain/task-status.ts';
 import { conflict } from '../../errors.ts';
 import { estimateCents, ITEM_STATUSES, mergePlan, type ChecklistItem } from '../../domain/checklist.ts';
+import { textsFor } from '../../domain/replies/texts.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
 import { parseInput } from '../validate.ts';
 import { writeChecklist } from '../../store/checklist/write-checklist.ts';
@@ -45,7 +46,7 @@ export async function editChecklist(deps: Deps, viewer: Viewer, raw: z.input<typ
     }
     const reason = input.reason ?? 'edited by the user';
     const { checklist, written } = await writeChecklist(tx, emit, { taskId: input.taskId, actor: { kind: 'USER', id: viewer.userId }, reason }, (items) => {
-      const merged = mergePlan(items, input.items, (k) => caps?.price(k) ?? 0, reason);
+      const merged = mergePlan(items, input.items, (k) => caps?.price(k) ?? 0, reason, textsFor(task.language));
       // Explicit statuses from the person win (re-opening a step is how a change of direction starts).
       return merged.map((m): ChecklistItem => {
         const asked = input.items.find((i) => (i.id ?? '') === m.id || i.title.toLowerCase() === m.title.toLowerCase());
