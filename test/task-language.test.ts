@@ -65,7 +65,7 @@ describe('a task started in German speaks German, from its plan card to its deli
     assert.match(plan.title, /^Plan: 5 Schritte, geschätzt /);
     assert.deepEqual(plan.reasons, [de.planReasonNew]);
     const pick = seen.find((c) => c.kind === 'CHECKPOINT')!;
-    assert.equal(pick.title, `${de.offline.tag} ${de.offline.choose('Richtung wählen')}`);
+    assert.equal(pick.title, de.offline.choose('Richtung wählen'));
     assert.deepEqual(pick.labels, ['Entwurf A', 'Entwurf B', 'Entwurf C']);
     const task = await prisma.task.findUniqueOrThrow({ where: { id: taskId } });
     assert.match(task.summary, /^Geliefert: \[Plakat 1\]\(object:[^)]+\), \[Plakat 2\]\(object:[^)]+\), \[Plakat 3\]\(object:[^)]+\) — im Look von \[Entwurf A\]\(object:/);

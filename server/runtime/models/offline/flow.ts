@@ -64,7 +64,7 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
   // 2. A declined plan: ask what to change instead of guessing.
   const declined = toolResults.find((r) => r?.status === 'DONE' && (r.result as { status?: string })?.status === 'REJECTED');
   if (declined) {
-    return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'ADJUST', question: `${say.offline.tag} ${say.offline.declined}` } }] };
+    return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'ADJUST', question: `${say.offline.declined}` } }] };
   }
 
   // 2b. A pick or a confirmation answered "none of these" / "decline" (or a question what to change
@@ -83,7 +83,7 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     const remake = [...before].reverse().find((i) => GENERATION.has(i.kind) && i.results.length >= 2) ?? before.at(-1);
     const candidates = !!remake && GENERATION.has(remake.kind) && remake.results.length >= 2;
     if (!note && !candidates) {
-      return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'ADJUST', question: `${TAG} ${o.changeWhat(openCheckpoint.title)}` } }] };
+      return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'ADJUST', question: `${o.changeWhat(openCheckpoint.title)}` } }] };
     }
     if (!remake) {
       // Nothing of this round to make again (a pick among an earlier round's candidates): go on with what was said.
@@ -204,7 +204,7 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
             name: 'ask_user',
             args: {
               kind: 'CHOOSE',
-              question: `${say.offline.tag} ${say.offline.choose(first.title)}`,
+              question: `${say.offline.choose(first.title)}`,
               itemId: first.id,
               options: candidates.results.map((r, k) => ({ id: `c${k + 1}`, label: say.offline.candidate(k + 1), objectId: r.startsWith('object:') ? r.slice(7) : null })),
             },
@@ -212,10 +212,10 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
         ],
       };
     }
-    return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'CONFIRM', question: `${say.offline.tag} ${say.offline.confirm(first.title)}`, itemId: first.id } }] };
+    return { content: TAG, calls: [{ name: 'ask_user', args: { kind: 'CONFIRM', question: `${say.offline.confirm(first.title)}`, itemId: first.id } }] };
   }
   if (first.kind === 'DOCUMENT') {
-    const done: FlowCall = { name: 'update_checklist', args: { itemId: first.id, status: 'DONE', evidence: `${TAG} ${o.writtenEvidence}` } };
+    const done: FlowCall = { name: 'update_checklist', args: { itemId: first.id, status: 'DONE', evidence: `${o.writtenEvidence}` } };
     const docId = writtenDocument(texts);
     if (!docId || !toolNames.includes('read_object') || !toolNames.includes('edit_document')) {
       const text = documentText(first.title, subject, direction, documentKind(first), say);
@@ -228,7 +228,7 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     // before it is written, and only the direction line changed (others' edits are kept).
     const last = toolResults.at(-1)?.result as DocResult | undefined;
     if (last?.ok && last.objectId === docId && last.content === undefined) {
-      return { content: `${TAG} ${o.followsDirection(first.title)}`, calls: [{ ...done, args: { ...done.args, evidence: `${TAG} ${o.updatedEvidence}` } }] };
+      return { content: `${TAG} ${o.followsDirection(first.title)}`, calls: [{ ...done, args: { ...done.args, evidence: `${o.updatedEvidence}` } }] };
     }
     if (last?.ok && last.objectId === docId && typeof last.content?.markdown === 'string') {
       const markdown = last.content.markdown;
@@ -242,5 +242,5 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     }
     return { content: `${TAG} ${o.reading(first.title)}`, calls: [{ name: 'read_object', args: { objectId: docId } }] };
   }
-  return { content: TAG, calls: [{ name: 'update_checklist', args: { itemId: first.id, status: 'DONE', evidence: `${TAG} ${o.nothingToGenerate}` } }] };
+  return { content: TAG, calls: [{ name: 'update_checklist', args: { itemId: first.id, status: 'DONE', evidence: `${o.nothingToGenerate}` } }] };
 }
