@@ -24,7 +24,8 @@ export async function listTasks(
   const rows = await deps.prisma.task.findMany({
     where: {
       workspaceId,
-      ...(filter.statuses?.length ? { status: { in: filter.statuses } } : {}),
+      // A set of statuses: repeated values mean nothing (and a list of thousands costs the query).
+      ...(filter.statuses?.length ? { status: { in: [...new Set(filter.statuses)] } } : {}),
       // The task list shows persistent, unarchived work unless asked otherwise.
       ...(filter.includeLightweight ? {} : { kind: 'PERSISTENT' as const }),
       ...(filter.includeArchived ? {} : { archivedAt: null }),
