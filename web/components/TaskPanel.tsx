@@ -1,13 +1,15 @@
 'use client';
-import { useEffect, useMemo } from 'react';
+import { useRouter } from 'next/navigation';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { WebTaskQuery } from '../gql/graphql';
 import { bus, progressOf, useBusVersion } from '../lib/bus';
-import { usd } from '../lib/client';
-import { TaskDoc } from '../lib/documents';
-import { timeAgo, useGql, useThrottled } from '../lib/hooks';
+import { describeError, newKey, request, usd } from '../lib/client';
+import { SendMessageDoc, TaskDoc } from '../lib/documents';
+import { timeAgo, useGql, useSession, useThrottled } from '../lib/hooks';
+import { fileUrl, groupResults, jobForRef, linkParts, rawId } from '../lib/results';
 import { statusWord, type MilestoneContext } from '../lib/timeline';
 import { useTaskEvents } from '../lib/useTaskEvents';
-import { ApprovalCard, type Thumb } from './ApprovalCard';
+import { ApprovalCard, Media, type CardDocument, type Thumb } from './ApprovalCard';
 import { TaskRounds } from './TaskRounds';
 import { TaskSignals as Signals } from './TaskSignals';
 import { TaskTimeline as Timeline } from './TaskTimeline';
@@ -28,58 +30,130 @@ export function waitingReason(task: { status: string; statusReason?: string | nu
   return task.statusReason ? `${statusWord(task.status)} — ${task.statusReason}` : statusWord(task.status);
 }
 
-/** The database id inside a global id ("Type:uuid", base64), as event payloads carry it. */
-const rawId = (gid: string) => {
-  try {
-    const s = atob(gid);
-    return s.slice(s.indexOf(':') + 1);
-  } catch {
-    return gid;
-  }
-};
-
-const fileUrl = (name: string) => `/files/${encodeURIComponent(name)}`;
-
-/** `job:<uuid>` / `object:<uuid>` references in agent text become "result 3" (numbered as shown). */
-export function readable(text: string, jobIds: string[]): string {
-  return text.replace(/\b(?:job|object):([0-9a-f-]{36})\b/g, (_, id: string) => {
-    const i = jobIds.indexOf(id);
-    return i >= 0 ? `result ${i + 1}` : 'a result';
-  });
+/** `job:<uuid>` / `object:<uuid>` references in agent text become the result's name (or "a result"). */
+export function readable(text: string, name: (ref: string) => string | undefined = () => undefined): string {
+  return linkParts(text, name)
+    .map((p) => p.text)
+    .join('');
 }
 
-function Artifact({ job, n, chosen }: { job: Job; n: number; chosen: boolean }) {
-  const f = job.files[0];
-  const done = job.status === 'SUCCEEDED' && f;
+/** Text with named results as links to them (a delivery: "Delivered: Poster 1, Poster 2, Poster 3"). */
+function Linked({ text, hrefOf, nameOf }: { text: string; hrefOf: (ref: string) => string | undefined; nameOf: (ref: string) => string | undefined }) {
   return (
-    <figure className="artifact" data-testid="artifact" data-status={job.status}>
-      <div className="media">
-        {done && f.mime.startsWith('image/') ? (
-          <img src={fileUrl(f.name)} alt={`Result: ${job.prompt}`} width={f.width ?? 256} height={f.height ?? 256} loading="lazy" />
-        ) : done && f.mime.startsWith('audio/') ? (
-          <audio controls src={fileUrl(f.name)} aria-label={`Audio: ${job.prompt}`} />
-        ) : done && f.mime.startsWith('video/') ? (
-          <video controls src={fileUrl(f.name)} aria-label={`Video: ${job.prompt}`} />
-        ) : done ? (
-          <a className="file-link" href={fileUrl(f.name)} download>
-            {f.mime.includes('gltf') ? '3D model (glTF)' : f.mime} · download
+    <>
+      {linkParts(text, nameOf).map((p, i) => {
+        const href = p.ref ? hrefOf(p.ref) : undefined;
+        return href ? (
+          <a key={i} href={href} target="_blank" rel="noreferrer" data-testid="delivered-link">
+            {p.text}
           </a>
+        ) : (
+          <span key={i}>{p.text}</span>
+        );
+      })}
+    </>
+  );
+}
+
+function Artifact({ job, label, thumb, chosen }: { job: Job; label: string; thumb: Thumb | null; chosen: boolean }) {
+  const done = job.status === 'SUCCEEDED' && thumb?.src;
+  return (
+    <figure className={`artifact${chosen ? ' chosen' : ''}`} data-testid="artifact" data-status={job.status} data-label={label} data-chosen={chosen || undefined}>
+      <div className="media">
+        {done ? (
+          <Media thumb={thumb} label={label} />
         ) : job.status === 'FAILED' || job.status === 'CANCELLED' ? (
           <span className="media-msg">{job.status === 'FAILED' ? `Failed${job.error ? `: ${job.error}` : ''}` : 'Cancelled'}</span>
         ) : (
           <span className="media-msg">
-            Generating…
-            <span className="bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(job.progress * 100)} aria-label="Progress">
+            Generating {label}…
+            <span className="bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(job.progress * 100)} aria-label={`${label}: progress`}>
               <span style={{ width: `${Math.round(job.progress * 100)}%` }} />
             </span>
           </span>
         )}
       </div>
       <figcaption title={job.prompt}>
-        {chosen && <strong className="chosen-mark">Chosen · </strong>}
-        Result {n} · {usd(job.quoteCents)}
+        {chosen && <strong className="chosen-badge">✓ Chosen</strong>}
+        <span className="result-label" data-testid="result-label">
+          {label}
+        </span>
+        <span className="muted"> · {usd(job.quoteCents)}</span>
       </figcaption>
     </figure>
+  );
+}
+
+/**
+ * Message this task: words sent here go to this task without routing. On a finished task they
+ * continue the work as its next round (the server makes the round; the panel opens it).
+ */
+function TaskComposer({ task, reviseOpen, onSent }: { task: Task; reviseOpen: number; onSent: (taskId: string) => void }) {
+  const session = useSession();
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const key = useRef<string | null>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (reviseOpen) box.current?.focus();
+  }, [reviseOpen]);
+  if (!session.canWrite) return null;
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const said = text.trim();
+    if (!said || busy) return;
+    setBusy(true);
+    setError(null);
+    key.current ??= newKey();
+    try {
+      const r = await request(SendMessageDoc, { input: { workspaceId: session.workspaceId, taskId: task.id, text: said, idempotencyKey: key.current } });
+      key.current = null;
+      setText('');
+      const to = r.sendMessage.task ?? r.sendMessage.route.task;
+      setSent(to && to.id !== task.id ? `Sent — continuing as a new round: “${to.title}”` : 'Sent to this task');
+      onSent(to?.id ?? task.id);
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+  const id = `composer-${rawId(task.id).slice(0, 8)}`;
+  return (
+    <form className="task-composer" onSubmit={(e) => void submit(e)} data-testid="task-composer">
+      <label htmlFor={id}>{task.isTerminal ? 'Revise or continue this task' : 'Message this task'}</label>
+      <div className="composer-row">
+        <textarea
+          id={id}
+          ref={box}
+          rows={2}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              e.currentTarget.form?.requestSubmit();
+            }
+          }}
+          placeholder={task.isTerminal ? 'What should change? e.g. “make the second one warmer”' : 'Add a detail, ask a question, change direction…'}
+        />
+        <button type="submit" className="btn primary" disabled={!text.trim() || busy}>
+          {busy ? 'Sending…' : 'Send'}
+        </button>
+      </div>
+      {sent && (
+        <p className="muted" role="status" data-testid="composer-sent">
+          {sent}
+        </p>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
   );
 }
 
@@ -88,6 +162,8 @@ export function TaskPanel({ taskId }: { taskId: string }) {
   const { events, stats } = useTaskEvents(taskId);
   const version = useBusVersion();
   const refresh = useThrottled(() => void reload(), 250);
+  const router = useRouter();
+  const [reviseOpen, setReviseOpen] = useState(0);
   useEffect(() => refresh(), [version, events.length, refresh]);
 
   const checklist = useMemo(() => {
@@ -109,36 +185,39 @@ export function TaskPanel({ taskId }: { taskId: string }) {
     const approvals = task?.approvals.edges.map((e) => e.node) ?? [];
     return { choiceLabel: (id, choice) => approvals.find((a) => a.id === id || rawId(a.id) === id)?.options.find((o) => o.id === choice)?.label };
   }, [task?.approvals]);
+  const options = useMemo(() => (task?.approvals.edges ?? []).flatMap((e) => e.node.options), [task?.approvals]);
+  const results = useMemo(() => groupResults(task?.jobs ?? [], checklist?.items ?? null, options), [task?.jobs, checklist, options]);
   const thumbFor = useMemo(() => {
     const jobs = task?.jobs ?? [];
+    const objects = task?.objects ?? [];
     return (objectId: string): Thumb | null => {
-      const bare = objectId.replace(/^(job|object):/, '');
       // A candidate names its job, its file or the object its picture was saved as.
-      const job = jobs.find((j) => j.id === bare || (j.asset && rawId(j.asset.id) === bare) || j.files.some((f) => f.name === bare || f.name.startsWith(`${bare}.`)));
-      const f = job?.files[0];
-      return f ? { src: fileUrl(f.name), mime: f.mime } : null;
+      const job = jobForRef(objectId, jobs);
+      const f = job?.status === 'SUCCEEDED' ? job.files[0] : undefined;
+      const name = job?.asset ? objects.find((o) => rawId(o.id) === rawId(job.asset!.id))?.name : undefined;
+      return job ? { src: f ? fileUrl(f.name) : null, mime: f?.mime ?? '', name: name ?? job.prompt } : null;
     };
-  }, [task?.jobs]);
+  }, [task?.jobs, task?.objects]);
+  const documents = useMemo<CardDocument[]>(
+    () =>
+      (task?.objects ?? [])
+        .filter((o) => o.kind === 'DOCUMENT' && o.current?.markdown)
+        .sort((x, y) => y.updatedAt.localeCompare(x.updatedAt))
+        .map((o) => ({ name: o.name, markdown: o.current!.markdown! })),
+    [task?.objects],
+  );
+  const nameOf = (ref: string) => {
+    const j = jobForRef(ref, task?.jobs ?? []);
+    return j ? results.labels.get(j.id) : undefined;
+  };
+  const hrefOf = (ref: string) => {
+    const f = jobForRef(ref, task?.jobs ?? [])?.files[0];
+    return f ? fileUrl(f.name) : undefined;
+  };
 
   if (error && !task) return <p className="error pad" role="alert">{error}</p>;
   if (!task) return <p className="muted pad">Loading the task…</p>;
 
-  const jobs = [...task.jobs].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  const jobIds = jobs.map((j) => j.id);
-  // Results grouped by the checklist step they belong to (candidates, the final series, …).
-  const groups: { title: string; jobs: Job[] }[] = [];
-  const placed = new Set<string>();
-  const chosen = new Set<string>();
-  for (const item of checklist?.items ?? []) {
-    const ids = (item.artifacts ?? []).filter((a) => a.startsWith('job:')).map((a) => a.slice(4));
-    for (const a of item.artifacts ?? []) if (a.startsWith('object:')) chosen.add(a.slice(7));
-    const mine = jobs.filter((j) => ids.includes(j.id));
-    const running = item.status !== 'DONE' ? jobs.filter((j) => !placed.has(j.id) && !ids.includes(j.id) && j.status !== 'SUCCEEDED' && (item.kind === j.kind)) : [];
-    for (const j of [...mine, ...running]) placed.add(j.id);
-    if (mine.length || running.length) groups.push({ title: item.title, jobs: [...mine, ...running] });
-  }
-  const rest = jobs.filter((j) => !placed.has(j.id));
-  if (rest.length) groups.push({ title: groups.length ? 'Other results' : 'Results', jobs: rest });
   const approvals = task.approvals.edges.map((e) => e.node);
   const pending = approvals.filter((a) => a.status === 'PENDING');
   const decided = approvals.filter((a) => a.status !== 'PENDING');
@@ -154,7 +233,7 @@ export function TaskPanel({ taskId }: { taskId: string }) {
             {task.title}
             {task.round > 1 && <span className="muted round-mark"> · round {task.round}</span>}
           </h2>
-          <p className="goal" title={task.goal}>{readable(task.goal, jobIds)}</p>
+          <p className="goal" title={task.goal}>{readable(task.goal, nameOf)}</p>
         </div>
         <span className={`status status-${task.status.toLowerCase()}`} data-testid="task-status">
           {statusWord(task.status)}
@@ -183,27 +262,34 @@ export function TaskPanel({ taskId }: { taskId: string }) {
         </div>
       </dl>
       <Signals task={task} onDone={() => void reload()} />
+      {task.isTerminal && (
+        <div className="signal-buttons" role="toolbar" aria-label="Continue this task">
+          <button type="button" className="btn secondary small" onClick={() => setReviseOpen((n) => n + 1)} data-testid="revise-finished">
+            Revise
+          </button>
+        </div>
+      )}
       {pending.length > 0 && (
         <div className="pending-cards" aria-label="Waiting for you">
           {pending.map((a) => (
-            <ApprovalCard key={a.id} approval={a} thumbFor={thumbFor} onResolved={() => void reload()} />
+            <ApprovalCard key={a.id} approval={a} thumbFor={thumbFor} documents={documents} onResolved={() => void reload()} />
           ))}
         </div>
       )}
       {task.isTerminal && task.summary && (
-        <p className="summary" data-testid="task-summary">
-          {readable(task.summary, jobIds)}
+        <p className="summary" data-testid="task-summary" lang={task.language ?? undefined}>
+          <Linked text={task.summary} hrefOf={hrefOf} nameOf={nameOf} />
         </p>
       )}
       <section aria-labelledby="artifacts-h" className="artifacts-section">
         <h3 id="artifacts-h">Results</h3>
-        {groups.length ? (
-          groups.map((g) => (
-            <div key={g.title} className="result-group">
+        {results.groups.length ? (
+          results.groups.map((g) => (
+            <div key={g.stepId ?? g.title} className="result-group" data-testid="result-group" data-step={g.stepId ?? undefined}>
               <h4>{g.title}</h4>
               <div className="artifacts">
-                {g.jobs.map((j) => (
-                  <Artifact key={j.id} job={j} n={jobIds.indexOf(j.id) + 1} chosen={chosen.has(j.id)} />
+                {g.items.map(({ job, label }) => (
+                  <Artifact key={job.id} job={job} label={label} thumb={thumbFor(job.id)} chosen={results.chosen.has(job.id)} />
                 ))}
               </div>
             </div>
@@ -212,6 +298,7 @@ export function TaskPanel({ taskId }: { taskId: string }) {
           <p className="muted">Nothing generated yet.</p>
         )}
       </section>
+      <TaskComposer task={task} reviseOpen={reviseOpen} onSent={(id) => (id !== task.id ? router.replace(`/?task=${encodeURIComponent(id)}`, { scroll: false }) : void reload())} />
       <TaskRounds rounds={task.rounds} current={task.round} />
       <div className="panel-grid">
         <section aria-labelledby="checklist-h" className="checklist">
@@ -241,7 +328,7 @@ export function TaskPanel({ taskId }: { taskId: string }) {
         <details className="decided">
           <summary>Past decisions ({decided.length})</summary>
           {decided.map((a) => (
-            <ApprovalCard key={a.id} approval={a} thumbFor={thumbFor} onResolved={() => void reload()} />
+            <ApprovalCard key={a.id} approval={a} thumbFor={thumbFor} documents={documents} onResolved={() => void reload()} />
           ))}
         </details>
       )}

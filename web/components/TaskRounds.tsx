@@ -1,8 +1,7 @@
 'use client';
 import type { WebRoundFragment } from '../gql/graphql';
+import { fileUrl, groupResults, jobForRef, plainText } from '../lib/results';
 import { statusWord } from '../lib/timeline';
-
-const fileUrl = (name: string) => `/files/${encodeURIComponent(name)}`;
 
 /**
  * The other rounds of a task's line of work: each earlier round with what it was asked, how it ended
@@ -21,30 +20,42 @@ export function TaskRounds({ rounds, current }: { rounds: WebRoundFragment[]; cu
         </p>
       )}
       {earlier.map((r) => {
-        const made = r.jobs.filter((j) => j.status === 'SUCCEEDED' && j.files[0]).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+        const made = r.jobs.filter((j) => j.status === 'SUCCEEDED' && j.files[0]);
+        // Named by the round's own checklist ("Poster 2"), like the results of the current round.
+        const { labels } = groupResults(made, r.checklist?.items ?? null, []);
+        const named = [...made].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+        const nameOf = (ref: string) => {
+          const j = jobForRef(ref, made);
+          return j ? labels.get(j.id) : undefined;
+        };
         return (
           <details key={r.id} className="round" data-testid="round" data-round={r.round} data-status={r.status} open={r.round === current - 1}>
             <summary>
               Round {r.round} · {statusWord(r.status)} — “{r.goal.length > 90 ? `${r.goal.slice(0, 89)}…` : r.goal}”
             </summary>
-            {r.summary && <p className="summary">{r.summary.replace(/\b(?:job|object):[0-9a-f-]{36}\b/g, 'a result')}</p>}
+            {r.summary && <p className="summary">{plainText(r.summary, nameOf)}</p>}
             {r.status !== 'COMPLETED' && r.statusReason && <p className="muted">{r.statusReason}</p>}
-            {made.length ? (
+            {named.length ? (
               <div className="artifacts">
-                {made.map((j, k) => {
+                {named.map((j, k) => {
                   const f = j.files[0]!;
+                  const label = labels.get(j.id) ?? `Result ${k + 1}`;
                   return (
-                    <figure key={j.id} className="artifact" data-testid="round-artifact">
+                    <figure key={j.id} className="artifact" data-testid="round-artifact" data-label={label}>
                       <div className="media">
                         {f.mime.startsWith('image/') ? (
-                          <img src={fileUrl(f.name)} alt={`Round ${r.round}, result ${k + 1}: ${j.prompt}`} width={f.width ?? 256} height={f.height ?? 256} loading="lazy" />
+                          <img src={fileUrl(f.name)} alt={`Round ${r.round}, ${label}: ${j.prompt}`} width={f.width ?? 256} height={f.height ?? 256} loading="lazy" />
+                        ) : f.mime.startsWith('audio/') ? (
+                          <audio controls preload="metadata" src={fileUrl(f.name)} aria-label={`Play round ${r.round}, ${label}`} />
+                        ) : f.mime.startsWith('video/') ? (
+                          <video controls preload="metadata" src={fileUrl(f.name)} aria-label={`Play round ${r.round}, ${label}`} />
                         ) : (
                           <a className="file-link" href={fileUrl(f.name)} download>
-                            {j.kind.toLowerCase()} · download
+                            Download {label}
                           </a>
                         )}
                       </div>
-                      <figcaption title={j.prompt}>Result {k + 1}</figcaption>
+                      <figcaption title={j.prompt}>{label}</figcaption>
                     </figure>
                   );
                 })}

@@ -101,6 +101,8 @@ export const TaskDoc = graphql(`
       approvals(first: 30) { edges { node { ...WebApproval } } }
       round
       rounds { ...WebRound }
+      language
+      objects { id kind name currentVersion updatedAt current { markdown } }
     }
   }
 `);
@@ -115,7 +117,8 @@ export const RoundFields = graphql(`
     statusReason
     summary
     endedAt
-    jobs { id kind status prompt createdAt files { name mime width height } }
+    jobs { id kind status prompt createdAt files { name mime width height } asset { id } }
+    checklist { items { id title kind count status artifacts } }
   }
 `);
 

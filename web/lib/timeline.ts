@@ -1,4 +1,6 @@
 // A task's events as a readable timeline of milestones (the raw log stays behind a toggle).
+import { plainText } from './results';
+
 export type TaskEventView = {
   seq: number;
   type: string;
@@ -82,7 +84,8 @@ export function milestone(e: TaskEventView, ctx: MilestoneContext = {}): Milesto
     case 'SIGNAL_RECEIVED':
       return m(`${who} sent ${str(p.signal).toLowerCase().replace('_', ' ') || 'a signal'}${str(p.text || p.reason) ? `: “${clip(str(p.text || p.reason), 80)}”` : ''}`, 'you');
     case 'TASK_DELIVERED':
-      return m(`Delivered${str(p.summary) ? `: ${clip(str(p.summary).replace(/\b(?:job|object):[0-9a-f-]{36}\b/g, 'result').replace(/^Delivered[.:]?\s*/, ''), 160)}` : ''}`, 'good');
+      // The delivery names its results as links ("[Poster 1](object:…)"): the timeline reads the names.
+      return m(str(p.summary) ? clip(plainText(str(p.summary)).split('\n')[0]!, 200) : 'Delivered', 'good');
     case 'CONTINUATION_DECIDED': {
       const d = str(p.decision);
       if (d === 'next') return null;
