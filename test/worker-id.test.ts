@@ -10,13 +10,15 @@ import { CreateTask } from './helpers/documents.ts';
 import { fromGlobalId } from './helpers/ids.ts';
 import { waitFor } from './helpers/wait.ts';
 import { EFFECTS_TABLE_SQL } from './fixtures/runtime-plugin.ts';
+import { insertOrder } from '../server/store/generation-jobs.ts';
+import { insertHold } from '../server/store/ledger-holds.ts';
 
 let t: TestApp;
 before(async () => {
   // The fixture's scripted model calls its tool twice, then completes the task.
   process.env.PLUGIN_STEPS = '2';
   process.env.PLUGIN_TOOL_MS = '10';
-  t = await startTestApp('workerid', { runtime: { ...testConfig().runtime, plugin: 'test/fixtures/runtime-plugin.ts', watchdogMs: 200 } }, {}, { worker: { concurrency: 1 } });
+  t = await startTestApp('workerid', { runtime: { ...testConfig().runtime, plugin: 'test/fixtures/runtime-plugin.ts', watchdogMs: 200, leaseMs: 500, reconcileMs: 100 } }, {}, { worker: { concurrency: 1 } });
   await t.app.deps.prisma.$executeRawUnsafe(EFFECTS_TABLE_SQL);
 });
 after(async () => {
@@ -68,4 +70,31 @@ test('every event a worker writes during a turn records its worker id; owners se
   const asViewer = await eventActors(t.a.viewerToken, taskId);
   assert.equal(asViewer.length, events.length);
   assert.ok(asViewer.every((e) => e.actor.workerId === null), 'only owners see which process acted');
+});
+
+test("events written by the worker's job reconciliation record its worker id", async () => {
+  const { prisma } = t.app.deps;
+  const workerId = t.worker!.workerId;
+  const d = await gqlOk(t.url, t.a.ownerToken, CreateTask, { input: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), title: 'a late order' } });
+  const taskId = fromGlobalId(d.createTask.task.id).id;
+  await waitFor(async () => (await prisma.task.findUniqueOrThrow({ where: { id: taskId } })).status === 'COMPLETED', 'task completed', { timeoutMs: 30_000 });
+  const endSeq = (await prisma.task.findUniqueOrThrow({ where: { id: taskId } })).lastEventSeq;
+  // An order whose placer died before submitting it: only the worker's reconciliation (every 100 ms
+  // here) takes it further (submits it by its key, or cancels it).
+  const jobId = await prisma.$transaction(async (tx) => {
+    const id = await insertOrder(tx, {
+      workspaceId: t.a.workspaceId, taskId, kind: 'IMAGE', provider: t.app.deps.jobs.provider.name, idempotencyKey: `orphan-${taskId}`,
+      prompt: 'a kite', params: {}, quoteCents: 4, workerId: 'a-dead-worker', turnGeneration: 1,
+    });
+    await insertHold(tx, { workspaceId: t.a.workspaceId, taskId, jobId: id!, amountCents: 4, reason: 'quote for image' });
+    return id!;
+  });
+  await waitFor(async () => ['CANCELLED', 'FAILED', 'SUCCEEDED'].includes((await prisma.generationJob.findUniqueOrThrow({ where: { id: jobId } })).status), 'the order settled by reconciliation');
+  const later = await prisma.taskEvent.findMany({ where: { taskId, seq: { gt: endSeq } }, orderBy: { seq: 'asc' } });
+  // The reconciliation's own write is the first event after the task's end (JOB_SUBMITTED or
+  // JOB_CANCELLED); what the provider reports later comes by its callbacks, not asserted here (the
+  // provider runs in this process in tests; deployed, its callbacks reach the API).
+  const own = later[0];
+  assert.ok(own && ['JOB_SUBMITTED', 'JOB_CANCELLED'].includes(own.type), JSON.stringify(later.map((e) => e.type)));
+  assert.equal(own.workerId, workerId, 'reconciliation writes as the worker');
 });
