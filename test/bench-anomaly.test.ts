@@ -12,6 +12,8 @@ import { checkOverhead, checkRecovery, plantDoubledCommits, plantRecovery, runti
 import type { OverheadCase } from './bench/runtime/overhead.ts';
 import { failedGates, sequenceViolations, verdict } from './bench/verdict.ts';
 import { checkWorkspace, plantWorkspace, workspaceGates, type CaseRun } from './bench/workspace/checks.ts';
+import { checkFloors } from './bench/limits/checks.ts';
+import type { Row } from './bench/limits/measure.ts';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const has = (violations: string[], re: RegExp) => assert.ok(violations.some((v) => re.test(v)), `expected a violation matching ${re}, got: ${JSON.stringify(violations)}`);
@@ -246,5 +248,18 @@ describe('bench:context', () => {
     has(checkContext(plantContext(clean, 'diverged')), /replay diverged/);
     assert.ok(failedGates(contextGates(plantContext(clean, 'no-cache'))).some((f) => /message part/.test(f)));
     has(checkContext({ ...clean, long: { ...clean.long, off: { ...clean.long.off, outcome: 'failed' } } }), /turn outcome failed/);
+  });
+});
+
+describe('bench:limits', () => {
+  const row = (o: Partial<Row> = {}): Row => ({ doc: 'fragment-bomb', size: '2 KB', bytes: 2048, floorMs: 50, who: 'none', p50Ms: 9, maxMs: 12, healthMs: 20, healthMaxMs: 30, refused: true, what: '401', ...o });
+  test('clean results pass', () => {
+    assert.deepEqual(checkFloors([row(), row({ size: '1 MB', floorMs: 2000, p50Ms: 46 })]), []);
+  });
+  test('a document that ran, a refusal past its floor and a slow /health are each reported', () => {
+    has(checkFloors([row({ refused: false, what: 'data returned' })]), /fragment-bomb \[2 KB, none\] was not refused: data returned/);
+    has(checkFloors([row({ p50Ms: 51 })]), /took 51.0 ms \(median; floor 50 ms\)/);
+    has(checkFloors([row({ healthMs: 150 })]), /\/health took 150.0 ms/);
+    has(checkFloors([row({ p50Ms: Number.NaN })]), /floor 50 ms/);
   });
 });
