@@ -30,7 +30,7 @@ const SEED = Number(arg('--seed') ?? 7);
 const LEASE_MS = 2000;
 const CFG = {
   tasks: Number(arg('--tasks') ?? (QUICK ? 20 : 220)),
-  inFlight: QUICK ? 10 : 18,
+  inFlight: QUICK ? 10 : 20,
   /** From the first request until every task has ended (then the chaos stops either way). */
   driveMs: QUICK ? 105_000 : 17 * 60_000,
   /** Requests are spread over this share of the drive (the rest is for the last tasks to end). */
