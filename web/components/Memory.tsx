@@ -14,6 +14,45 @@ type Source = MemoryNode['evidence'][number]['evidence'];
 /** A revoked source keeps no text; someone else's source is not shown to this viewer. */
 const sourceText = (s: Source) => (s.status === 'REVOKED' ? '(source revoked)' : (s.excerpt ?? '(not shown)'));
 
+const KIND: Record<string, string> = { BRAND_RULE: 'A brand rule', FACT: 'A fact', PREFERENCE: 'A preference', WORKFLOW_HABIT: 'A way you like to work' };
+const SCOPE: Record<string, string> = { WORKSPACE: 'for everyone in this workspace', USER: 'just for you', TASK: 'for one task' };
+const STATUS: Record<string, string> = { CURRENT: '', SUPERSEDED: 'replaced by a newer version', FORGOTTEN: 'forgotten' };
+const VERSION: Record<string, string> = { CURRENT: 'current', SUPERSEDED: 'earlier', FORGOTTEN: 'forgotten' };
+const AREA: Record<string, string> = {
+  brand: 'Brand',
+  preference: 'You prefer',
+  preferences: 'You prefer',
+  pref: 'You prefer',
+  avoid: 'You avoid',
+  habit: 'How you work',
+  workflow: 'How you work',
+  user: 'About you',
+  person: 'About you',
+  company: 'Your company',
+  project: 'Project',
+  fact: 'Fact',
+};
+
+/** "preference.layouts" → "You prefer: layouts"; "brand.primary_color" → "Brand: primary color". */
+export function memoryTitle(subjectKey: string): string {
+  const [head = '', ...rest] = subjectKey.split(/[.:/]/).filter(Boolean);
+  const words = (s: string) => s.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().trim();
+  const area = AREA[head.toLowerCase()];
+  const subject = words(rest.join(' '));
+  if (area && subject) return `${area}: ${subject}`;
+  const all = words([head, ...rest].join(' '));
+  return all.charAt(0).toUpperCase() + all.slice(1);
+}
+
+/** "A brand rule for everyone in this workspace · you said so". */
+function memoryMeta(m: MemoryNode): string {
+  const kind = KIND[m.kind] ?? 'Remembered';
+  const scope = SCOPE[m.scope] ?? '';
+  const origin = m.origin === 'USER_STATED' ? 'you said so' : 'inferred from what you did';
+  const status = STATUS[m.status] ?? m.status.toLowerCase().replace(/_/g, ' ');
+  return [`${kind} ${scope}`.trim(), origin, status].filter(Boolean).join(' · ');
+}
+
 function MemoryItem({ m, reload }: { m: MemoryNode; reload: () => void }) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(m.content);
@@ -49,10 +88,8 @@ function MemoryItem({ m, reload }: { m: MemoryNode; reload: () => void }) {
   return (
     <li className="memory" data-testid="memory">
       <div className="memory-head">
-        <strong>{m.subjectKey}</strong>
-        <span className="muted small">
-          {m.kind.toLowerCase()} · {m.scope.toLowerCase()} · {m.origin === 'USER_STATED' ? 'you said so' : 'inferred'} · {m.status.toLowerCase()}
-        </span>
+        <h2 className="memory-title">{memoryTitle(m.subjectKey)}</h2>
+        <span className="muted small">{memoryMeta(m)}</span>
       </div>
       {editing ? (
         <div className="memory-edit">
@@ -82,7 +119,7 @@ function MemoryItem({ m, reload }: { m: MemoryNode; reload: () => void }) {
         <ol className="versions">
           {m.versions.map((v) => (
             <li key={v.number}>
-              {v.content ?? v.value ?? '(cleared)'} <span className="muted small">({v.status.toLowerCase()}, {new Date(v.validFrom).toLocaleDateString()})</span>
+              {v.content ?? v.value ?? '(cleared)'} <span className="muted small">({VERSION[v.status] ?? v.status.toLowerCase()}, {new Date(v.validFrom).toLocaleDateString()})</span>
             </li>
           ))}
         </ol>
@@ -122,6 +159,16 @@ export function Memory() {
       <h1>Memory</h1>
       <p className="muted">What the agent remembers across tasks, with where it learned it. Correct anything wrong; forgetting removes it and everything derived from it, after you confirm.</p>
       {error && <p className="notice" role="alert">{error}</p>}
+      {items === null && !error && (
+        <ul className="memories" aria-busy="true" aria-label="Loading what is remembered">
+          {[0, 1, 2].map((i) => (
+            <li key={i} className="memory skeleton-card" data-testid="skeleton">
+              <span className="skeleton-line w40" />
+              <span className="skeleton-line w80" />
+            </li>
+          ))}
+        </ul>
+      )}
       {items?.length === 0 && <p className="muted">Nothing remembered yet.</p>}
       <ul className="memories">{items?.map((m) => <MemoryItem key={m.id} m={m} reload={() => void load()} />)}</ul>
     </div>

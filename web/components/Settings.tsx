@@ -4,6 +4,7 @@ import type { AutonomyLevel } from '../gql/graphql';
 import { ApiError, describeError, request, usd } from '../lib/client';
 import { SettingsDoc, UpdateSettingsDoc } from '../lib/documents';
 import { useGql, useSession } from '../lib/hooks';
+import { PageSkeleton } from './Shell';
 
 const AUTONOMY: { value: AutonomyLevel; label: string; help: string }[] = [
   { value: 'MANUAL', label: 'Manual', help: 'Every paid action asks you first.' },
@@ -13,6 +14,35 @@ const AUTONOMY: { value: AutonomyLevel; label: string; help: string }[] = [
 
 const toCents = (s: string) => Math.round(Number(s) * 100);
 const toDollars = (c: number | null | undefined) => (c == null ? '' : (c / 100).toFixed(2));
+
+/** Which model writes the plans and replies, and how to set one up (README: Configuration). */
+function ModelSection({ offline }: { offline: boolean }) {
+  return (
+    <section className="model-section" id="model" aria-labelledby="model-h">
+      <h2 id="model-h">Model</h2>
+      {offline ? (
+        <>
+          <p>
+            <strong>No AI model is set up.</strong> Atelier runs its offline model: it plans and answers with fixed rules and
+            templates, so it cannot understand free-form requests the way a model would. Pictures and other results are still made.
+          </p>
+          <p>To use a model, whoever runs Atelier sets these before starting it, then restarts it:</p>
+          <ul>
+            <li>
+              <code>OPENAI_API_KEY</code> — a key for OpenAI, or
+            </li>
+            <li>
+              <code>OPENAI_BASE_URL</code> (and a key if it needs one) — any OpenAI-compatible server.
+            </li>
+          </ul>
+          <p className="muted small">Details: the README, section “Configuration (environment)”.</p>
+        </>
+      ) : (
+        <p>An AI model is set up: it plans the work and writes the replies.</p>
+      )}
+    </section>
+  );
+}
 
 export function Settings() {
   const session = useSession();
@@ -70,7 +100,7 @@ export function Settings() {
   }
 
   if (error && !data) return <p className="error pad" role="alert">{error}</p>;
-  if (!s) return <p className="muted pad">Loading settings…</p>;
+  if (!s) return <PageSkeleton label="Loading settings…" />;
   const disabled = !session.isOwner;
 
   return (
@@ -127,6 +157,7 @@ export function Settings() {
           </div>
         )}
       </form>
+      <ModelSection offline={session.offlineModel} />
       <section className="ledger" aria-labelledby="ledger-h">
         <h2 id="ledger-h">Spending, last 7 days</h2>
         {data.workspace.ledgerByDay.length ? (

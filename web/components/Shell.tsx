@@ -7,11 +7,25 @@ import { ViewerDoc } from '../lib/documents';
 import { SessionContext, useGql, useLiveState, type Session } from '../lib/hooks';
 
 const NAV = [
-  { href: '/', label: 'Studio' },
-  { href: '/workspace', label: 'Workspace' },
-  { href: '/memory', label: 'Memory' },
-  { href: '/settings', label: 'Budget & autonomy' },
+  { href: '/', label: 'Studio', short: 'Studio' },
+  { href: '/workspace', label: 'Workspace', short: 'Workspace' },
+  { href: '/memory', label: 'Memory', short: 'Memory' },
+  { href: '/settings', label: 'Budget & autonomy', short: 'Budget' },
 ];
+
+/** Said once, plainly, for the whole app: no model is configured, so fixed rules stand in for one. */
+export function OfflineModelBadge() {
+  return (
+    <span className="offline-badge" data-testid="offline-badge">
+      <Link href="/settings#model" className="badge-label" title="No AI model is set up: Atelier follows fixed rules. Tap to see how to set one up.">
+        Offline model
+      </Link>
+      <span className="badge-text">
+        Fixed rules, not an AI model. <Link href="/settings#model">Set up a model</Link>
+      </span>
+    </span>
+  );
+}
 
 const LIVE_TEXT = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', offline: 'Offline — will resume' } as const;
 
@@ -20,7 +34,7 @@ export function LiveIndicator() {
   return (
     <span className={`live live-${state}`} role="status" aria-live="polite" data-testid="live-state" data-state={state}>
       <span className="dot" aria-hidden="true" />
-      {LIVE_TEXT[state]}
+      <span className="live-text">{LIVE_TEXT[state]}</span>
     </span>
   );
 }
@@ -28,6 +42,19 @@ export function LiveIndicator() {
 async function signOut() {
   await fetch('/auth/signout', { method: 'POST', headers: { 'x-atelier-csrf': '1' }, credentials: 'same-origin' }).catch(() => {});
   location.assign('/signin');
+}
+
+/** What a page looks like while it loads: grey blocks where its content will be, never "nothing here". */
+export function PageSkeleton({ label = 'Loading your workspace…' }: { label?: string }) {
+  return (
+    <div className="page skeleton-page" aria-busy="true" data-testid="skeleton">
+      <span className="sr-only" role="status">{label}</span>
+      <span className="skeleton-line w30 tall" />
+      <span className="skeleton-line w80" />
+      <span className="skeleton-line w60" />
+      <span className="skeleton-block" />
+    </div>
+  );
 }
 
 export function Shell({ children }: { children: ReactNode }) {
@@ -57,25 +84,33 @@ export function Shell({ children }: { children: ReactNode }) {
       <header className="topbar">
         <div className="brand">
           <span className="logo" aria-hidden="true">◐</span> Atelier
-          {session && <span className="wsname">· {session.workspaceName}</span>}
+          {session && (
+            <span className="wsname">
+              <span aria-hidden="true"> · </span>
+              <span className="sr-only">, workspace </span>
+              {session.workspaceName}
+            </span>
+          )}
         </div>
-        <nav aria-label="Main">
+        <nav aria-label="Main" className="mainnav">
           {NAV.map((n) => (
             <Link key={n.href} href={n.href} aria-current={pathname === n.href ? 'page' : undefined}>
-              {n.label}
+              <span className="nav-long">{n.label}</span>
+              <span className="nav-short">{n.short}</span>
             </Link>
           ))}
         </nav>
         <div className="topright">
+          {session?.offlineModel && <OfflineModelBadge />}
           <LiveIndicator />
           {session && <span className="who">{session.userName}</span>}
-          <button type="button" className="btn ghost small" onClick={() => void signOut()}>
+          <button type="button" className="btn ghost small signout" onClick={() => void signOut()}>
             Sign out
           </button>
         </div>
       </header>
       <main id="main" className="main">
-        {session ? children : error ? <p className="error" role="alert">{error}</p> : <p className="muted pad">Loading your workspace…</p>}
+        {session ? children : error ? <p className="error" role="alert">{error}</p> : <PageSkeleton />}
       </main>
     </SessionContext.Provider>
   );

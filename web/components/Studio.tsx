@@ -22,14 +22,18 @@ export function Studio() {
     (id: string) => {
       router.replace(`/?task=${encodeURIComponent(id)}`, { scroll: false });
       void reload();
+      // On a phone the panel is below the list: bring the task that was tapped into view.
+      if (window.matchMedia('(max-width: 720px)').matches) {
+        requestAnimationFrame(() => document.getElementById('task-area')?.scrollIntoView({ block: 'start', behavior: 'smooth' }));
+      }
     },
     [router, reload],
   );
   return (
     <div className="studio">
       <Thread tasks={tasks} selectTask={select} />
-      <TaskList tasks={tasks} selected={selected} select={select} error={error} />
-      <div className="task-area">
+      <TaskList tasks={tasks} loading={!data && !error} selected={selected} select={select} error={error} />
+      <div className="task-area" id="task-area">
         {selected ? (
           <TaskPanel key={selected} taskId={selected} />
         ) : (

@@ -8,16 +8,36 @@ import { waitingReason } from './TaskPanel';
 
 type TaskRef = WebTasksQuery['workspace']['tasks']['edges'][number]['node'];
 
-export function TaskList({ tasks, selected, select, error }: { tasks: TaskRef[]; selected: string | null; select: (id: string) => void; error: string | null }) {
+/** Task cards while the list loads: the same shape as a card, so nothing jumps when it arrives. */
+function TaskSkeletons() {
+  return (
+    <ul aria-busy="true" aria-label="Loading tasks">
+      {[0, 1, 2].map((i) => (
+        <li key={i}>
+          <span className="task-item skeleton-card" data-testid="skeleton">
+            <span className="skeleton-line w70" />
+            <span className="skeleton-line w90 thin" />
+            <span className="skeleton-line w40 thin" />
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function TaskList({ tasks, loading, selected, select, error }: { tasks: TaskRef[]; loading: boolean; selected: string | null; select: (id: string) => void; error: string | null }) {
   useSyncExternalStore((cb) => bus.onChange(cb), () => bus.version, () => 0);
   return (
     <nav className="tasklist" aria-labelledby="tasks-h">
       <h2 id="tasks-h" className="panel-title">Tasks</h2>
       {error && <p className="error" role="alert">{error}</p>}
-      {tasks.length === 0 && !error && <p className="muted empty">No tasks yet. They appear here when a message starts one.</p>}
-      <ul>
+      {loading && !error && <TaskSkeletons />}
+      {!loading && tasks.length === 0 && !error && <p className="muted empty">No tasks yet. They appear here when a message starts one.</p>}
+      <ul hidden={loading}>
         {tasks.map((t) => {
-          const p = bus.checklists.get(t.id);
+          // Live from the workspace stream once it has spoken about the task; until then (a reload,
+          // a task not touched since) the checklist as loaded — every card shows its progress.
+          const p = bus.checklists.get(t.id) ?? (t.checklist ? { done: t.checklist.done, total: t.checklist.total } : undefined);
           const cost = t.ledger.chargedCents + t.ledger.outstandingCents;
           return (
             <li key={t.id}>
@@ -41,14 +61,16 @@ export function TaskList({ tasks, selected, select, error }: { tasks: TaskRef[];
                 </span>
                 <span className="task-item-meta">
                   {p ? (
-                    <span className="mini-progress" aria-label={`${p.done} of ${p.total} steps done`}>
-                      <span className="bar">
+                    <span className="mini-progress" data-testid="task-progress" role="img" aria-label={`${p.done} of ${p.total} steps done`}>
+                      <span className="bar" aria-hidden="true">
                         <span style={{ width: `${p.total ? (100 * p.done) / p.total : 0}%` }} />
                       </span>
-                      {p.done}/{p.total}
+                      <span aria-hidden="true">
+                        {p.done}/{p.total}
+                      </span>
                     </span>
                   ) : (
-                    <span className="muted">—</span>
+                    <span className="muted">No plan yet</span>
                   )}
                   <span className="cost">{usd(cost)}</span>
                 </span>

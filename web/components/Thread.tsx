@@ -32,6 +32,8 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
   const [sendError, setSendError] = useState<string | null>(null);
   const pendingKey = useRef<string | null>(null);
   const [moving, setMoving] = useState<string | null>(null);
+  // On a phone only the latest messages show until asked (the page is the one scroll area).
+  const [all, setAll] = useState(false);
   const list = useRef<HTMLOListElement>(null);
   const atBottom = useRef(true);
 
@@ -112,8 +114,13 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
     <section className="thread" aria-labelledby="thread-h">
       <h2 id="thread-h" className="panel-title">Main thread</h2>
       {error && <p className="error" role="alert">{error}</p>}
+      {!all && messages.length > 4 && (
+        <button type="button" className="btn ghost small earlier" onClick={() => setAll(true)}>
+          Show {messages.length - 4} earlier messages
+        </button>
+      )}
       <ol
-        className="messages"
+        className={`messages${all ? ' all' : ''}`}
         ref={list}
         aria-live="polite"
         aria-label="Conversation"
@@ -122,7 +129,15 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
           atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
         }}
       >
-        {messages.length === 0 && <li className="muted empty">Say what you want to make. Atelier finds the right task for each message.</li>}
+        {!data && !error && (
+          <li className="skeleton-msgs" aria-busy="true" data-testid="skeleton">
+            <span className="sr-only">Loading the conversation…</span>
+            <span className="skeleton-line w60 tall right" />
+            <span className="skeleton-line w40 thin right" />
+            <span className="skeleton-line w70 tall" />
+          </li>
+        )}
+        {data && messages.length === 0 && <li className="muted empty">Say what you want to make. Atelier finds the right task for each message.</li>}
         {messages.map((m, idx) => {
           // A clarification card is shown once, as the assistant's reply that asks the question.
           const prev = messages[idx - 1];

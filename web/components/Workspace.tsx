@@ -1,7 +1,7 @@
 'use client';
 // Workspace objects: gallery with versions and provenance, a document editor and a flow view that
 // save with their base version and show a conflict (reload or merge) instead of overwriting.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ObjectKind, WebObjectCardFragment, WebObjectDetailFragment } from '../gql/graphql';
 import { ApiError, describeError, newKey, request } from '../lib/client';
 import { useBusVersion } from '../lib/bus';
@@ -18,6 +18,8 @@ const KINDS: { value: ObjectKind | null; label: string }[] = [
   { value: 'FLOW', label: 'Flows' },
   { value: 'COLLECTION', label: 'Collections' },
 ];
+
+const KIND_WORD: Partial<Record<ObjectKind, string>> = { IMAGE: 'Image', VIDEO: 'Video', AUDIO: 'Audio', MODEL_3D: '3D model', DOCUMENT: 'Document', FLOW: 'Flow', COLLECTION: 'Collection' };
 
 /** Files are served by name, the last segment of their stored path. */
 const fileUrl = (path: string) => `/files/${encodeURIComponent(path.split('/').pop() ?? '')}`;
@@ -217,6 +219,14 @@ export function Workspace() {
   const [selected, setSelected] = useState<string | null>(null);
   const [detail, setDetail] = useState<WebObjectDetailFragment | null>(null);
   const version = useBusVersion();
+  const detailRef = useRef<HTMLElement>(null);
+  const scrollToDetail = useRef(false);
+  useEffect(() => {
+    if (detail && scrollToDetail.current) {
+      scrollToDetail.current = false;
+      detailRef.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    }
+  }, [detail]);
 
   const load = useCallback(async () => {
     try {
@@ -252,25 +262,45 @@ export function Workspace() {
         ))}
       </div>
       {error && <p className="notice" role="alert">{error}</p>}
-      <div className="ws-grid">
-        <ul className="gallery" aria-label="Assets">
+      <div className={`ws-grid${detail ? ' with-detail' : ''}`}>
+        <ul className="gallery" aria-label="Assets" aria-busy={objects === null && !error ? true : undefined}>
+          {objects === null &&
+            !error &&
+            [0, 1, 2, 3, 4, 5].map((i) => (
+              <li key={i} data-testid="skeleton">
+                <span className="asset skeleton-card">
+                  <span className="thumb skeleton-thumb" />
+                  <span className="skeleton-line w80" />
+                  <span className="skeleton-line w40 thin" />
+                </span>
+              </li>
+            ))}
           {objects?.length === 0 && <li className="muted">Nothing here yet.</li>}
           {objects?.map((o) => (
             <li key={o.id}>
-              <button type="button" className={`asset${selected === o.id ? ' selected' : ''}`} onClick={() => setSelected(o.id)} aria-current={selected === o.id ? 'true' : undefined}>
+              <button
+                type="button"
+                className={`asset${selected === o.id ? ' selected' : ''}`}
+                onClick={() => {
+                  setSelected(o.id);
+                  // On a phone the detail is below the gallery: bring it into view once it loads.
+                  if (window.matchMedia('(max-width: 720px)').matches) scrollToDetail.current = true;
+                }}
+                aria-current={selected === o.id ? 'true' : undefined}
+              >
                 <span className="thumb">
                   {o.current.file?.mime.startsWith('image/') ? <img src={fileUrl(o.current.file.path)} alt="" width={140} height={140} /> : <span aria-hidden="true">{o.kind === 'DOCUMENT' ? '¶' : o.kind === 'FLOW' ? '⇶' : '◻'}</span>}
                 </span>
                 <span className="asset-name">{o.name}</span>
                 <span className="muted small">
-                  {o.kind.toLowerCase().replace('_', ' ')} · v{o.currentVersion}
+                  {KIND_WORD[o.kind] ?? o.kind.toLowerCase()} · version {o.currentVersion}
                 </span>
               </button>
             </li>
           ))}
         </ul>
         {detail && (
-          <section className="asset-detail" aria-label={detail.name}>
+          <section className="asset-detail" aria-label={detail.name} ref={detailRef}>
             <h2>{detail.name}</h2>
             <p className="muted">
               Version {detail.currentVersion} · {provenanceText(detail.current.provenance)}

@@ -1,9 +1,10 @@
 import { Suspense } from 'react';
+import { PageSkeleton } from '../../components/Shell';
 import { Studio } from '../../components/Studio';
 
 export default function StudioPage() {
   return (
-    <Suspense fallback={<p className="muted pad">Loading…</p>}>
+    <Suspense fallback={<PageSkeleton label="Loading the studio…" />}>
       <Studio />
     </Suspense>
   );
