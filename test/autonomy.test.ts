@@ -42,7 +42,7 @@ describe('the continuation decision (pure)', () => {
   test('checklist done → complete, with a delivery that cites the results', () => {
     const d = decide({ checklist: [item({ id: 'a', title: 'Poster 1', status: 'DONE', artifacts: ['object:x1'] }), item({ id: 'b', status: 'SKIPPED', evidence: 'not needed' })] });
     assert.equal(d.kind, 'complete');
-    assert.match(d.kind === 'complete' ? d.summary : '', /Poster 1: object:x1[\s\S]*Skipped: b \(not needed\)/);
+    assert.match(d.kind === 'complete' ? d.summary : '', /Delivered: \[Poster 1\]\(object:x1\)\nSkipped: b \(not needed\)/);
   });
   test('no plan: the answer is the delivery, a question becomes a card', () => {
     assert.equal(decide({ modelText: 'Here is the slogan: Bean there.' }).kind, 'complete');
@@ -221,7 +221,7 @@ describe('in a running task', () => {
     }
     const done = await task(id);
     assert.equal(done.status, 'COMPLETED', 'the last result completes the task without a model call');
-    assert.match(done.summary, /Image three: object:/);
+    assert.match(done.summary, /\[Image three\]\(object:[0-9a-f-]+\)/);
     assert.deepEqual((await decisions(id)).at(-1), 'complete');
     assert.equal(await prisma().generationJob.count({ where: { taskId: id } }), 3, 'one job per result, none twice');
   });
