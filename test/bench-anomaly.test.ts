@@ -252,12 +252,12 @@ describe('bench:context', () => {
 });
 
 describe('bench:limits', () => {
-  const row = (o: Partial<Row> = {}): Row => ({ doc: 'fragment-bomb', size: '2 KB', bytes: 2048, floorMs: 50, who: 'none', p50Ms: 9, maxMs: 12, healthMs: 20, healthMaxMs: 30, refused: true, what: '401', ...o });
+  const row = (o: Partial<Row> = {}): Row => ({ doc: 'fragment-bomb', size: '2 KB', bytes: 2048, floorMs: 50, who: 'no token', p50Ms: 9, maxMs: 12, healthMs: 20, healthMaxMs: 30, refused: true, what: '401', ...o });
   test('clean results pass', () => {
     assert.deepEqual(checkFloors([row(), row({ size: '1 MB', floorMs: 2000, p50Ms: 46 })]), []);
   });
   test('a document that ran, a refusal past its floor and a slow /health are each reported', () => {
-    has(checkFloors([row({ refused: false, what: 'data returned' })]), /fragment-bomb \[2 KB, none\] was not refused: data returned/);
+    has(checkFloors([row({ refused: false, what: 'data returned' })]), /fragment-bomb \[2 KB, no token\] was not refused: data returned/);
     has(checkFloors([row({ p50Ms: 51 })]), /took 51.0 ms \(median; floor 50 ms\)/);
     has(checkFloors([row({ healthMs: 150 })]), /\/health took 150.0 ms/);
     has(checkFloors([row({ p50Ms: Number.NaN })]), /floor 50 ms/);
