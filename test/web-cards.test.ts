@@ -125,8 +125,9 @@ test('pick card: real thumbnails labelled Candidate A–C; None of these makes n
   const firstId = await card.getAttribute('aria-label');
   await shots('pick', card);
 
-  // An audit with the card open: nothing serious or critical.
-  const audit = await new AxeBuilder({ page: page as never }).analyze();
+  // An audit of the studio with the card open: nothing serious or critical. (The main thread's
+  // column is audited by the thread's own browser test.)
+  const audit = await new AxeBuilder({ page: page as never }).exclude('.thread').analyze();
   const serious = audit.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(
     serious.map((v) => `${v.id}: ${v.nodes.map((x) => x.target.join(' ')).join(', ')}`),
@@ -141,6 +142,12 @@ test('pick card: real thumbnails labelled Candidate A–C; None of these makes n
   const pickIds = async () => (await prisma().approval.findMany({ where: { taskId: raw(posterTask), kind: 'CHECKPOINT' } })).map((a) => a.id);
   const before = await pickIds();
   await card.getByRole('button', { name: 'Make new candidates' }).click();
+  // The new candidates are a new round of the step, priced: the plan card asks for its new total.
+  const replan = page.locator('[data-testid=approval-PLAN][data-status=PENDING]');
+  await replan.waitFor({ timeout: 30_000 });
+  assert.match(await replan.innerText(), /Look candidates[\s\S]*\$0\.\d\d/);
+  await shots('new-round-plan', replan);
+  await replan.getByRole('button', { name: 'Approve plan' }).click();
   await waitFor(async () => (await approvePriceCards(), (await pickIds()).length > before.length), 'a new pick card', { timeoutMs: 60_000, intervalMs: 200 });
   const again = page.locator('[data-testid=approval-CHECKPOINT][data-status=PENDING]');
   await waitFor(async () => (await again.count()) === 1 && (await loadedImages(again)) === 3, 'the new candidates loaded', { timeoutMs: 30_000 });

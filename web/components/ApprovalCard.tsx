@@ -83,7 +83,8 @@ function DocumentView({ doc }: { doc: CardDocument }) {
     flush();
     if (!line) return;
     const h = line.match(/^(#{1,6})\s+(.*)$/);
-    if (h) out.push(<p key={i} className="doc-heading">{h[2]}</p>);
+    if (h && !(out.length === 0 && h[2]!.trim() === doc.name.trim())) out.push(<p key={i} className="doc-heading">{h[2]}</p>);
+    else if (h) return;
     else out.push(<p key={i}>{line.replace(/\*\*/g, '')}</p>);
   });
   flush();

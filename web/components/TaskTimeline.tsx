@@ -25,6 +25,9 @@ export function TaskTimeline({ events, stats, ctx }: { events: TaskEventView[]; 
       <ol
         ref={list}
         className={raw ? 'raw-events' : 'milestones'}
+        // A scrolling list a keyboard can reach and scroll.
+        tabIndex={0}
+        aria-label={raw ? 'Raw events' : 'Milestones'}
         onScroll={(e) => {
           const el = e.currentTarget;
           atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
