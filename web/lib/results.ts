@@ -64,7 +64,8 @@ export function groupResults<J extends ResultJob>(
   const rest = sorted.filter((j) => !placed.has(j.id));
   if (rest.length) {
     groups.push({
-      title: groups.length ? 'Other results' : 'Results',
+      // Candidates a person set aside with "None of these" keep their names; other results are numbered.
+      title: rest.every((j) => optionLabel(j)) ? 'Earlier candidates' : groups.length ? 'Other results' : 'Results',
       stepId: null,
       items: rest.map((job, k) => {
         const label = optionLabel(job) ?? `Result ${k + 1}`;
