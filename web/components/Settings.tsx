@@ -12,6 +12,12 @@ const AUTONOMY: { value: AutonomyLevel; label: string; help: string }[] = [
   { value: 'AUTONOMOUS', label: 'Autonomous', help: 'Within an approved plan budget, no per-action questions.' },
 ];
 
+/** "2026-12-01" (a UTC day) → "Today", or "Mon, Nov 30". */
+function dayLabel(day: string): string {
+  if (day === new Date().toISOString().slice(0, 10)) return 'Today';
+  return new Date(`${day}T12:00:00Z`).toLocaleDateString(undefined, { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
+}
+
 const toCents = (s: string) => Math.round(Number(s) * 100);
 const toDollars = (c: number | null | undefined) => (c == null ? '' : (c / 100).toFixed(2));
 
@@ -173,7 +179,7 @@ export function Settings() {
             <tbody>
               {data.workspace.ledgerByDay.map((d) => (
                 <tr key={d.day}>
-                  <td>{d.day}</td>
+                  <td>{dayLabel(d.day)}</td>
                   <td>{usd(d.chargedCents)}</td>
                   <td>{usd(d.onHoldCents)}</td>
                   <td>{usd(d.releasedCents)}</td>

@@ -86,8 +86,7 @@ export function Shell({ children }: { children: ReactNode }) {
           <span className="logo" aria-hidden="true">◐</span> Atelier
           {session && (
             <span className="wsname">
-              <span aria-hidden="true"> · </span>
-              <span className="sr-only">, workspace </span>
+              {' · '}
               {session.workspaceName}
             </span>
           )}

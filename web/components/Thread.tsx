@@ -184,7 +184,7 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
                       </select>
                     </label>
                   ) : (
-                    <button type="button" className="btn ghost tiny" onClick={() => setMoving(m.id)} aria-label={`Re-route “${m.text.slice(0, 40)}”`}>
+                    <button type="button" className="btn ghost tiny" onClick={() => setMoving(m.id)} aria-label={`Not right? Move. Re-route “${m.text.slice(0, 40)}”`}>
                       Not right? Move
                     </button>
                   )
