@@ -189,7 +189,6 @@ test('results: Poster 1–3 and Candidate A–C grouped by step, pictures loaded
     const res = await page.request.get(href);
     assert.equal(res.status(), 200, `${href} opens the result`);
   }
-  assert.match(await page.locator('section.timeline').innerText(), /Delivered: Poster 1, Poster 2, Poster 3/);
   await shots('results', results);
 });
 

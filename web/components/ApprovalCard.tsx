@@ -206,7 +206,16 @@ export function ApprovalCard({
             const thumb = o.objectId ? thumbFor(o.objectId) : null;
             const chosen = approval.choice === o.id;
             return (
-              <li key={o.id} className={`candidate${chosen ? ' chosen' : ''}`} data-testid="candidate" data-chosen={chosen || undefined}>
+              <li
+                key={o.id}
+                className={`candidate${chosen ? ' chosen' : ''}${pending && can ? ' can-pick' : ''}`}
+                data-testid="candidate"
+                data-chosen={chosen || undefined}
+                // A click on the picture picks too (the Pick button is the keyboard's way); players and links keep their clicks.
+                onClick={(e) => {
+                  if (pending && can && !busy && !(e.target as HTMLElement).closest('audio,video,a,button')) void resolve('APPROVE', o.id);
+                }}
+              >
                 <Media thumb={thumb} label={o.label} />
                 <span className="cand-label">
                   {chosen && <span className="chosen-badge">✓ Chosen</span>} {o.label}
