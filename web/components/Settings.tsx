@@ -166,6 +166,10 @@ export function Settings() {
       <ModelSection offline={session.offlineModel} />
       <section className="ledger" aria-labelledby="ledger-h">
         <h2 id="ledger-h">Spending, last 7 days</h2>
+        <p className="muted small">
+          Each paid result sets its price aside when it is ordered (on hold); when it is done the money is charged, or released
+          if it failed or was cancelled.
+        </p>
         {data.workspace.ledgerByDay.length ? (
           <table>
             <thead>
