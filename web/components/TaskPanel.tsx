@@ -123,7 +123,7 @@ function TaskComposer({ task, reviseOpen, onSent }: { task: Task; reviseOpen: nu
   const id = `composer-${rawId(task.id).slice(0, 8)}`;
   return (
     <form className="task-composer" onSubmit={(e) => void submit(e)} data-testid="task-composer">
-      <label htmlFor={id}>{task.isTerminal ? 'Revise or continue this task' : 'Message this task'}</label>
+      <label htmlFor={id}>{task.isTerminal ? 'Revise or continue this task' : 'Write to this task'}</label>
       <div className="composer-row">
         <textarea
           id={id}

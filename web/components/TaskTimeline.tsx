@@ -27,7 +27,7 @@ export function TaskTimeline({ events, stats, ctx }: { events: TaskEventView[]; 
         className={raw ? 'raw-events' : 'milestones'}
         // A scrolling list a keyboard can reach and scroll.
         tabIndex={0}
-        aria-label={raw ? 'Raw events' : 'Milestones'}
+        aria-label={raw ? 'Event log' : 'Milestones'}
         onScroll={(e) => {
           const el = e.currentTarget;
           atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
