@@ -1,9 +1,7 @@
 'use client';
-import { useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 
 export function SignIn() {
-  const params = useSearchParams();
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -21,7 +19,8 @@ export function SignIn() {
       });
       const body = (await res.json().catch(() => ({}))) as { ok?: boolean; message?: string };
       if (!res.ok || !body.ok) throw new Error(body.message ?? 'Signing in did not work. Please try again.');
-      const next = params.get('next');
+      // Read at submit time, so the form itself renders on the server (visible before any script runs).
+      const next = new URLSearchParams(location.search).get('next');
       location.assign(next && next.startsWith('/') && !next.startsWith('//') ? next : '/');
     } catch (err) {
       setError(err instanceof TypeError ? 'Atelier cannot be reached. Is the server running?' : (err as Error).message);
