@@ -1,5 +1,6 @@
 // A task's events as a readable timeline of milestones (the raw log stays behind a toggle).
-import { plainText } from './results';
+/** A delivery's text with its links read as their names ("[Poster 1](object:…)" → "Poster 1"). */
+const plainText = (text: string) => text.replace(/\[([^\]]{1,200})\]\((?:job|object):[0-9a-f-]{36}\)/g, '$1').replace(/\b(?:job|object):[0-9a-f-]{36}\b/g, 'a result');
 
 export type TaskEventView = {
   seq: number;
