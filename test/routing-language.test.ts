@@ -120,3 +120,12 @@ test('a whole request for new things of the same sort as a running task is new w
   assert.equal(routeOffline('Make two more posters for the film festival', index, NOW).taskId, 'film');
   assert.equal(likelyDuplicate('Three posters for the film festival, please', index, NOW)?.taskId, 'film');
 });
+
+test('a request for another kind of work that shares only a word of size or quality with a finished task is new work', () => {
+  const index = [entry('waves', 'make a short video of ocean waves at sunset', { status: 'COMPLETED', hoursAgo: 1, endedAt: new Date(NOW.getTime() - H) })];
+  for (const t of ['compose a short jingle for a radio spot', 'Komponiere ein kurzes Lied für den Geburtstag meiner Tochter.', 'make a short logo animation']) {
+    const d = routeOffline(t, index, NOW);
+    assert.deepEqual([d.outcome, d.taskId], ['NEW_TASK', null], `${t}: ${d.reason}`);
+  }
+  assert.equal(routeOffline('make the ocean waves video shorter', index, NOW).taskId, 'waves');
+});

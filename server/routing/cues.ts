@@ -78,8 +78,8 @@ export const APP_QUESTION =
 
 /** A request to make or change something. */
 export const CREATE_VERB =
-  /\b(make|create|design|draw|generate|render|produce|build|write|draft|animate|film|edit|change|turn|give me|i need|i want|let ?s|erstell|gestalt|mach|zeichne|entwirf|generier|schreib|ander|brauche|mochte|cree|fais|dessine|crea|haz|hazme|disena|genera)\w*/u;
-export const CREATE_CJK = /(做|画|设计|生成|制作|创建|写|改|换|加|来一张|来个|帮我|给我|作って|描いて|作成|デザイン|変えて|して|にして|お願い)/u;
+  /\b(make|create|design|draw|generate|render|produce|build|write|draft|animate|film|edit|change|turn|compose|record|give me|i need|i want|let ?s|erstell|gestalt|mach|zeichne|entwirf|generier|schreib|ander|komponier|brauche|mochte|cree|fais|dessine|compose|crea|haz|hazme|disena|genera|compon)\w*/u;
+export const CREATE_CJK = /(做|画|设计|生成|制作|创建|写|改|换|加|来一张|来个|帮我|给我|作曲|作って|描いて|作成|デザイン|変えて|して|にして|お願い)/u;
 
 /**
  * The fixed words of the signal and status cues, taken out of a message before the task it names

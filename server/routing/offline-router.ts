@@ -39,7 +39,7 @@ import {
 } from './cues.ts';
 import { detectLanguage } from '../domain/language.ts';
 import { dateSpans, inSpans, type DateSpan } from './dates.ts';
-import { CJK, clientNames, conceptOfFeature, features, isTypeFeature, kindQualifiers, normalize, overlap, shortFor, typoOf, wordCount } from './text.ts';
+import { CJK, clientNames, conceptOfFeature, features, stem, isTypeFeature, kindQualifiers, normalize, overlap, shortFor, typoOf, wordCount } from './text.ts';
 import type { Candidate, RouteDecision, RouteIntent, TaskIndexEntry } from './types.ts';
 
 // Thresholds on the score (0..1), chosen on the development set test/eval/routing-cases.json with
@@ -56,6 +56,13 @@ const DATE_BONUS = 0.2;
 const RECENT_MS = 6 * 3600_000;
 
 const has = (re: RegExp, s: string) => re.test(s);
+/**
+ * Words of size, age and quality ("a short jingle" against "a short video"): they describe any work,
+ * so sharing one does not name a task. Stemmed like features.
+ */
+const GENERIC = new Set(
+  ['short', 'long', 'quick', 'simple', 'small', 'big', 'large', 'little', 'new', 'old', 'nice', 'good', 'great', 'cool', 'final', 'kurz', 'kurze', 'lang', 'klein', 'kleine', 'gross', 'grosse', 'neu', 'neue', 'court', 'courte', 'petit', 'petite', 'grand', 'grande', 'nouveau', 'nouvelle', 'corto', 'corta', 'largo', 'larga', 'pequeno', 'pequena', 'nuevo', 'nueva'].flatMap((w) => [w, stem(w)]),
+);
 /** "One for their spa", "eine für", "une pour", "uno para": another of the same, for something else. */
 const ONE_FOR = /\b(one|ones) for\b|\b(eine[ns]?|welche) fur\b|\b(une?|des) pour\b|\b(uno|una|unos|unas) para\b|(一个给|一套给|用の)/u;
 /** "Make it orange": a pronoun for earlier work (articles such as "die", "das" are not). */
@@ -103,7 +110,7 @@ function scoreAll(text: string, spans: DateSpan[], index: TaskIndexEntry[], now:
       const base = Math.max(0.85 * lexical + 0.15 * Math.min(1, e.retrieval), semantic);
       const names = nameFeatures(e);
       // Named: a word of the message (not only the kind of work: "poster", "video") is in the task's name.
-      const named = lexical > 0 && [...msg].some((f) => !isTypeFeature(f) && (names.has(f) || typoOf(f, names) || shortFor(f, names)));
+      const named = lexical > 0 && [...msg].some((f) => !isTypeFeature(f) && !GENERIC.has(f) && (names.has(f) || typoOf(f, names) || shortFor(f, names)));
       // How many words of the message, beyond the kind of work, the task has.
       const hits = [...msg].filter((f) => !isTypeFeature(f) && tasks[i]!.has(f)).length;
       const kinds = new Set([...tasks[i]!].filter((f) => f.startsWith('§')));
@@ -366,8 +373,9 @@ export function routeOffline(text: string, index: TaskIndexEntry[], now = new Da
       return decide('EXISTING_TASK', `the ${ofKind.length === 1 ? 'only' : 'clearly nearest'} task of that kind: "${k1.title}"`, { taskId: k1.taskId });
     } else if (k1 && k2) return decide('CLARIFY', `${ofKind.length} tasks of that kind: "${k1.title}", "${k2.title}"`, { candidates: ofKind.slice(0, 3).map(plain) });
   }
-  // "Make that one blue": a reference to recent work without naming it.
-  if (has(DEICTIC, n) && words <= 12 && (!best || best.score < STRONG || deicticOnly)) {
+  // "Make that one blue": a reference to recent work without naming it — not a whole request for a
+  // new thing ("Komponiere ein kurzes Lied für den Geburtstag": "den" is an article there).
+  if (has(DEICTIC, n) && words <= 12 && (!best || best.score < STRONG || deicticOnly) && !(newThings && !has(PRONOUN, n))) {
     const recent = recentOpen();
     if (recent.length === 1) {
       return decide('EXISTING_TASK', `refers to the only recently active task "${recent[0]!.title}"`, { taskId: recent[0]!.taskId });

@@ -77,6 +77,11 @@ const CONCEPTS: Record<string, { words: string[]; cjk: string[] }> = {
   catalogue: { words: ['catalogue', 'catalog', 'katalog', 'catalogo'], cjk: ['目录', '產品冊', 'カタログ'] },
   photo: { words: ['photo', 'photos', 'foto', 'fotos', 'photograph', 'bild', 'bilder', 'imagen', 'image', 'picture'], cjk: ['照片', '图片', '相片', '写真', '画像'] },
   scene3d: { words: ['3d', 'render', 'rendering', 'renders', 'rendu', 'szene', 'scene', 'escena'], cjk: ['效果图', '渲染', '三维', 'レンダリング', '3dcg'] },
+  // Sound as a piece of work of its own (not the music or sound of a video: those words stay out).
+  audio: {
+    words: ['jingle', 'jingles', 'song', 'songs', 'tune', 'melody', 'soundtrack', 'podcast', 'lied', 'horspot', 'chanson', 'cancion', 'cuna', 'radio spot', 'radio ad'],
+    cjk: ['歌曲', '铃声', '广播广告', 'ジングル', '楽曲'],
+  },
   packaging: { words: ['packaging', 'package', 'verpackung', 'emballage', 'envase', 'embalaje', 'box', 'schachtel'], cjk: ['包装', '礼盒', 'パッケージ'] },
 };
 
