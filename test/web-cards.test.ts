@@ -106,7 +106,7 @@ test('plan card: the steps with their prices and the total, approved with one cl
   posterTask = new URL(page.url()).searchParams.get('task')!;
   const rows = plan.locator('[data-testid=plan-steps] tbody tr');
   assert.equal(await rows.count(), 5);
-  assert.match(await rows.nth(0).innerText(), /Look candidates.*×3[\s\S]*\$0\.\d\d/);
+  assert.match(await rows.nth(0).innerText(), /Look candidates — 3 images[\s\S]*\$0\.\d\d/);
   assert.match(await plan.locator('tfoot').innerText(), /Total\s+\$0\.\d\d/);
   await shots('plan', plan);
   await plan.getByRole('button', { name: 'Approve plan' }).click();

@@ -170,7 +170,7 @@ test('plain words: one offline badge with a link to set up a model; no tool name
   assert.match(brand, /Atelier · \S/, `a space on both sides of the dot: ${brand}`);
   const text = await page.locator('body').innerText();
   assert.doesNotMatch(text, /\[offline model\]|generate_image|generate_video|generate_audio|went on without it/, 'no internal tags, tool names or reasons');
-  for (const part of ['header', '.thread', '.tasklist']) {
+  for (const part of ['header', '.thread', '.tasklist', 'main']) {
     assert.doesNotMatch(await page.locator(part).first().innerText(), /×\d|\b[a-z]+_[a-z_]+\b/, `plain words in ${part}`);
   }
   // Memories read as sentences, not keys and enum values.

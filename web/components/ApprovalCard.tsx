@@ -98,6 +98,19 @@ function DocumentView({ doc }: { doc: CardDocument }) {
 
 type PlanStep = { id?: string; title?: string; kind?: string; count?: number; estimateCents?: number };
 
+/** "3 images", "4 video shots": how many things a step makes, in words (not "×3"). */
+const THINGS: Record<string, [string, string]> = {
+  IMAGE: ['image', 'images'],
+  VIDEO: ['video shot', 'video shots'],
+  AUDIO: ['sound', 'sounds'],
+  MODEL_3D: ['3D model', '3D models'],
+  DOCUMENT: ['document', 'documents'],
+};
+function countOf(n: number, kind?: string): string {
+  const [one, many] = THINGS[(kind ?? '').toUpperCase()] ?? ['item', 'items'];
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 const KIND_TITLE: Record<string, string> = {
   PLAN: 'Approve the plan',
   PAID_ACTION: 'Approve a price',
@@ -183,7 +196,7 @@ export function ApprovalCard({
               <tr key={s.id ?? i}>
                 <td>
                   <span className="step-n">{i + 1}.</span> {s.title}
-                  {s.count && s.count > 1 ? <span className="muted"> ×{s.count}</span> : null}
+                  {s.count && s.count > 1 ? <span className="muted"> — {countOf(s.count, s.kind)}</span> : null}
                 </td>
                 <td className="num">{s.estimateCents ? usd(s.estimateCents) : <span className="muted">free</span>}</td>
               </tr>

@@ -98,7 +98,7 @@ export function milestone(e: TaskEventView, ctx: MilestoneContext = {}): Milesto
     case 'TASK_PROMOTED':
       return m('Kept as a persistent task');
     case 'MEMORY_UNAVAILABLE':
-      return m('Long-term memory was slow; went on without it', 'warn');
+      return m('Went on without what is remembered: memory did not answer in time', 'warn');
     default:
       return null;
   }
