@@ -102,6 +102,7 @@ export const DOCS = {
   viewer: `query { viewer { workspaces { id } } }`,
   send: `mutation ChaosSend($input: SendMessageInput!) { sendMessage(input: $input) {
     duplicate route { outcome } task { id } card { id options { id action label task { id } } } } }`,
+  answerCard: `mutation ChaosAnswerCard($input: AnswerCardInput!) { answerCard(input: $input) { duplicate task { id } } }`,
   createTask: `mutation ChaosCreate($input: CreateTaskInput!) { createTask(input: $input) { task { id status } } }`,
   signal: `mutation ChaosSignal($input: SignalTaskInput!) { signalTask(input: $input) { task { id status } } }`,
   resolve: `mutation ChaosResolve($input: ResolveApprovalInput!) { resolveApproval(input: $input) { approval { id status } } }`,

@@ -1,6 +1,10 @@
 // The invariants of a chaos run, from the database alone. Each check returns how many things it
 // looked at and what violated it; run.ts prints them and exits 1 on any violation.
 import type pg from 'pg';
+import { REPLY_LANGUAGES, textsFor } from '../../server/domain/replies/texts.ts';
+
+/** The offline model's plan kinds (server/runtime/models/offline/classify.ts). */
+const PLAN_KINDS = ['poster-series', 'image', 'image-to-video', 'audio', '3d', 'video', 'storyboard', 'document'] as const;
 
 export type Check = { name: string; checked: number; violations: string[] };
 const TERMINAL = ['COMPLETED', 'FAILED', 'CANCELLED', 'BUDGET_EXCEEDED'];
@@ -60,11 +64,18 @@ export async function runChecks(db: pg.Pool, ws: string, expected: Expected): Pr
   // 1d. Each task does the work it was asked for: the offline model plans every kind the person asks
   // for, so a task's first plan is of the kind requested (a next round of an ended task plans only
   // what its request changes: any plan). Only a task cancelled early may have none.
+  // The offline model states its plan's kind in the task's language ("offline plan (poster-series)",
+  // "Offline-Plan (Plakatserie)"): the reason is read back in each language.
+  const planOf = (reason: string | null): string | null => {
+    if (!reason) return null;
+    for (const l of REPLY_LANGUAGES) for (const k of PLAN_KINDS) if (textsFor(l).offline.planReason(k) === reason) return k;
+    return null;
+  };
   const planned = new Map(
-    (await q<{ id: string; status: string; title: string; plan: string | null; next_round: boolean }>(
-      `SELECT t.id, t.status::text AS status, t.title, substring(c.reason from 'offline plan [(](.*)[)]') AS plan, t.previous_round_id IS NOT NULL AS next_round
+    (await q<{ id: string; status: string; title: string; reason: string | null; next_round: boolean }>(
+      `SELECT t.id, t.status::text AS status, t.title, c.reason, t.previous_round_id IS NOT NULL AS next_round
          FROM tasks t LEFT JOIN task_checklists c ON c.task_id = t.id AND c.version = 1 WHERE t.workspace_id = $1::uuid`,
-    )).map((r) => [r.id, r]),
+    )).map((r) => [r.id, { ...r, plan: planOf(r.reason) }]),
   );
   const v1d: string[] = [];
   for (const a of expected.asked) {

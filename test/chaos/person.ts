@@ -100,14 +100,13 @@ export class Person {
       taskId = sent.task ? fromGid(sent.task.id) : null;
       if (!taskId && sent.card) {
         // "Which task is this for?" — it is new work.
+        // Answered with answerCard: the choice applies to the message that raised the card, and no
+        // new message is stored (the option's label is never sent as text).
         const opt = sent.card.options.find((o: { action: string }) => o.action === 'create') ?? sent.card.options[0];
-        this.stats.messagesSent++;
-        const r2 = (await this.api.call('sendMessage(card)', DOCS.send, {
-          input: { workspaceId: this.workspaceGid, text: opt.label, idempotencyKey: `${key}-card`, cardAction: { cardId: sent.card.id, optionId: opt.id } },
-        })) as Answer;
+        const r2 = (await this.api.call('answerCard', DOCS.answerCard, { input: { cardId: sent.card.id, optionId: opt.id, idempotencyKey: `${key}-card` } })) as Answer;
         if (r2.errors?.length) return this.fail(`card answer: ${JSON.stringify(r2.errors)}`);
         this.stats.clarifyAnswered++;
-        taskId = r2.data!.sendMessage.task ? fromGid(r2.data!.sendMessage.task.id) : null;
+        taskId = r2.data!.answerCard.task ? fromGid(r2.data!.answerCard.task.id) : null;
       }
     }
     if (taskId && !this.mine.has(taskId)) {
