@@ -75,7 +75,7 @@ export async function runChecks(db: pg.Pool, ws: string, expected: Expected): Pr
     (await q<{ id: string; status: string; title: string; reason: string | null; next_round: boolean }>(
       `SELECT t.id, t.status::text AS status, t.title, c.reason, t.previous_round_id IS NOT NULL AS next_round
          FROM tasks t LEFT JOIN task_checklists c ON c.task_id = t.id AND c.version = 1 WHERE t.workspace_id = $1::uuid`,
-    )).map((r) => [r.id, { ...r, plan: planOf(r.reason) }]),
+    )).map((r) => [r.id, { ...r, plan: planOf(r.reason) ?? (r.next_round && r.reason ? 'next round' : null) }]),
   );
   const v1d: string[] = [];
   for (const a of expected.asked) {
