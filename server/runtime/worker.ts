@@ -24,8 +24,10 @@ export async function startWorker(
     watchdogMs: number;
     staleQueuedMs: number;
     /**
-     * Periodic job reconciliation: every `everyMs` on its own timer (shorter or longer than the
-     * watchdog's period), or after every watchdog pass when `everyMs` is unset.
+     * Periodic job reconciliation, on a timer of its own: every `everyMs` (shorter or longer than the
+     * watchdog's period), or every `watchdogMs` when unset. It talks to the provider and may wait
+     * on it (a provider that is down), so it never runs inside the watchdog's pass: a slow
+     * reconciliation must not delay finding expired leases (recovery comes first).
      */
     reconcile?: { run: () => Promise<unknown>; everyMs?: number };
     /** Slots kept for taken-over turns (see scheduler.ts). */
@@ -56,18 +58,16 @@ export async function startWorker(
     await reconcile.run();
     stats.reconciliations++;
   };
-  const onItsOwn = reconcile?.everyMs !== undefined;
   // The watchdog's and reconciliation's timers run as this worker: the events they write record it.
   const watchdog = asWorker(workerId, () => startWatchdog(rt, {
     intervalMs: opts.watchdogMs,
     staleMs: opts.staleQueuedMs,
     alsoEachTick: async () => {
       stats.watchdogTicks++;
-      if (!onItsOwn) await reconcileOnce();
     },
   }));
-  const reconciler = onItsOwn
-    ? asWorker(workerId, () => startPeriodic(reconcile!.everyMs!, reconcileOnce, (e) => rt.log.warn('job reconciliation failed', { error: (e as Error).message })))
+  const reconciler = reconcile
+    ? asWorker(workerId, () => startPeriodic(reconcile.everyMs ?? opts.watchdogMs, reconcileOnce, (e) => rt.log.warn('job reconciliation failed', { error: (e as Error).message })))
     : null;
   await heartbeat.ready();
   rt.log.info('worker started', { workerId, concurrency: opts.concurrency });
