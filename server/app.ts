@@ -167,7 +167,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
         staleQueuedMs: config.runtime.staleQueuedMs,
         // Jobs whose callbacks went silent are polled; unclear submissions are looked up.
         // Orders whose submission was never recorded are submitted by their key after one lease.
-        // Every `reconcileMs` when set, else after every watchdog pass.
+        // Every `reconcileMs` when set, else at the watchdog period, on a timer of its own.
         reconcile: {
           everyMs: config.runtime.reconcileMs,
           run: () => reconcileJobs(jobs, { silentMs: Math.max(config.runtime.watchdogMs * 3, 5000), submittingMs: config.runtime.leaseMs }),

@@ -291,10 +291,17 @@ export class SimulationEngine {
     this.byKey.set(job.req.idempotencyKey, job.id);
   }
 
+  /**
+   * Stops every callback. A closed engine arms no new timers: a turn still finishing while its
+   * process shuts down may order one more job, whose callbacks would otherwise fire after the
+   * files directory is gone.
+   */
   close() {
+    this.closed = true;
     for (const set of this.timers.values()) for (const t of set) clearTimeout(t);
     this.timers.clear();
   }
+  private closed = false;
 
   private final(job: SimJob): ProviderUpdate {
     if (job.fails) return { upstreamJobId: job.id, status: 'FAILED', error: 'simulated provider failure' };
@@ -319,6 +326,7 @@ export class SimulationEngine {
   }
 
   private later(jobId: string, ms: number, fn: () => void) {
+    if (this.closed) return;
     let set = this.timers.get(jobId);
     if (!set) this.timers.set(jobId, (set = new Set()));
     const t = setTimeout(() => {
