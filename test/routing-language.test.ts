@@ -116,6 +116,11 @@ test('a whole request for new things of the same sort as a running task is new w
     assert.deepEqual([d.outcome, d.taskId], ['NEW_TASK', null], `${t}: ${d.reason}`);
     assert.equal(likelyDuplicate(t, index, NOW), null, t);
   }
+  // What the work is for differs ("pour un festival de jazz" against "for a coffee brand"): new work.
+  const coffee = [entry('coffee', 'make three retro posters for a coffee brand', { status: 'WAITING', hoursAgo: 0.1 })];
+  assert.deepEqual([routeOffline('Crée trois affiches rétro pour un festival de jazz', coffee, NOW).outcome, likelyDuplicate('Crée trois affiches rétro pour un festival de jazz', coffee, NOW)], ['NEW_TASK', null]);
+  assert.equal(routeOffline('make the second coffee poster warmer', coffee, NOW).taskId, 'coffee');
+  assert.equal(routeOffline('make a poster for the coffee brand with a cup', coffee, NOW).taskId, 'coffee');
   // More of the same festival's posters, or a change to one: the running task.
   assert.equal(routeOffline('Make two more posters for the film festival', index, NOW).taskId, 'film');
   assert.equal(likelyDuplicate('Three posters for the film festival, please', index, NOW)?.taskId, 'film');

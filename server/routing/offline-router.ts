@@ -183,6 +183,12 @@ function differs(text: string, e: TaskIndexEntry): boolean {
   const kind = (f: string) => isTypeFeature(f) || !!conceptOfFeature(f);
   const kinds = new Set(msg.map(conceptOfFeature).filter(Boolean));
   const beside = (s: string[], i: number) => [s[i - 1], s[i + 1]].filter((f): f is string => !!f);
+  // What the work is for ("posters for a jazz festival" against "posters for a coffee brand"): each
+  // names what it is for with a word the other does not have.
+  const own = (ws: string[]) => ws.filter((w) => !COUNT_STEMS.has(w));
+  const mineFor = own([...kindQualifiers(text), ...purposeOf(text)]).filter((w) => !task.has(w) && !typoOf(w, task));
+  const theirsFor = own([...kindQualifiers(e.title), ...purposeOf(e.title)]).filter((w) => !msgSet.has(w) && !typoOf(w, msgSet));
+  if (mineFor.length && theirsFor.length) return true;
   return msg.some((head, i) => {
     if (kind(head) || !title.includes(head)) return false;
     // Mine: a word of the message's own beside it. Theirs: a word of the name the message does not
@@ -192,6 +198,18 @@ function differs(text: string, e: TaskIndexEntry): boolean {
     return mine && theirs;
   });
 }
+/**
+ * What a request is for, after "for / für / pour / para" ("trois affiches rétro pour un festival de
+ * jazz" → festival, jazz): up to three words of its own, stemmed like features.
+ */
+function purposeOf(text: string): string[] {
+  const words = normalize(text).split(' ').filter((w) => w && !CJK.test(w));
+  const at = words.findIndex((w) => /^(for|fur|pour|para)$/.test(w));
+  if (at < 0) return [];
+  return [...features(words.slice(at + 1, at + 6).join(' '))].filter((f) => !f.startsWith('§') && !f.startsWith('#') && !isTypeFeature(f) && !conceptOfFeature(f)).slice(0, 3);
+}
+const COUNT_LIST = 'one two three four five six seven eight nine ten twelve eins zwei drei vier funf sechs acht zehn un une deux trois quatre cinq six huit dix uno una dos tres cuatro cinco seis ocho diez'.split(' ');
+const COUNT_STEMS = new Set(COUNT_LIST.flatMap((w) => [w, stem(w)]));
 const COUNT_WORDS = /\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|eins|zwei|drei|vier|funf|sechs|acht|zehn|un|une|deux|trois|quatre|cinq|six|huit|dix|uno|una|dos|tres|cuatro|cinco|seis|ocho|diez)\b/g;
 
 export function routeOffline(text: string, index: TaskIndexEntry[], now = new Date()): RouteDecision {
