@@ -9,6 +9,8 @@
 //  - Lock order is task rows → workspace row. A transaction appending to several tasks must lock
 //    all of them first (unit-of-work.ts does), or it would deadlock against single-task appenders.
 import type { Db } from '../db/client.ts';
+import { sealValue } from '../domain/sealing.ts';
+import { sealingKeyFor } from '../store/sealing/scope.ts';
 import { encodePayload } from './payload.ts';
 import { currentWorker } from './writer.ts';
 import type { EventRow, NewEvent } from './types.ts';
@@ -61,8 +63,11 @@ export class TaskNotFoundForAppend extends Error {
 export async function appendEvents(tx: Db, taskId: string, events: readonly NewEvent[]): Promise<EventRow[]> {
   if (events.length === 0) return [];
   const workerId = currentWorker();
+  // A task with memory in its context has its payloads sealed (store/sealing): what is stored,
+  // hashed and delivered is the ciphertext; readers open it (or see it withheld once forgotten).
+  const key = await sealingKeyFor(tx, taskId);
   const specs = events.map((e) => {
-    const enc = encodePayload(e.payload);
+    const enc = encodePayload(key && e.payload != null ? sealValue(key, e.payload) : e.payload);
     return {
       e,
       enc,

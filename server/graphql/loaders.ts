@@ -7,6 +7,7 @@
 import DataLoader from 'dataloader';
 import type { Viewer } from '../auth/viewer.ts';
 import { loadEventPayloads } from '../services/events/load-payloads.ts';
+import { loadDataKeys } from '../services/events/data-keys.ts';
 import type { Deps } from '../services/deps.ts';
 import { loadMemoryUses, loadMemoryVersions } from '../services/memory/memory-history.ts';
 import { loadCardsOfMessages, loadDeliveries, loadRoutesOfMessages } from '../services/messages/message-details.ts';
@@ -55,6 +56,8 @@ export function createLoaders(deps: Deps, viewer: Viewer) {
     memoryUses: loader(loadMemoryUses),
     /** Externally stored event payloads by content hash. Callers check visibility of the event first. */
     payload: loader(loadEventPayloads),
+    /** Data keys of sealed content (material, or destroyed by forgetting), by id. */
+    dataKey: loader(loadDataKeys),
   };
 }
 

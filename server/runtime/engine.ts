@@ -27,6 +27,8 @@ import { checkBoundary, claimTurn, releaseLease, renewLease, type Claim } from '
 import { endTurn, stopTurn, type TurnEnd } from './turn-end.ts';
 import { callStatusesOfTask, loadTaskSteps } from '../store/journal/steps.ts';
 import { loadTaskState, maybeSnapshot } from './task-state.ts';
+import { refreshTaskSealingKey } from '../store/sealing/keys.ts';
+import { sealingWith } from '../store/sealing/scope.ts';
 
 export type RunTurnOptions = {
   workerId: string;
@@ -125,6 +127,18 @@ function snapshotSoon(rt: RuntimeDeps, taskId: string): void {
 async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promise<RunTurnResult['outcome']> {
   for (;;) {
     if (signal.aborted) throw signal.reason;
+    // Everything this iteration writes for the task is sealed under the task's key while long-term
+    // memory is (or was) in its context (store/sealing): refreshed here for what earlier steps were
+    // shown, and again once this step's memory section is assembled.
+    const key = await refreshTaskSealingKey(rt.prisma, claim.taskId);
+    const outcome = await sealingWith(claim.taskId, key, () => iterate(rt, claim, signal));
+    if (outcome) return outcome;
+  }
+}
+
+/** One step of the loop: an outcome ends the turn; null goes on with the next step. */
+async function iterate(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promise<RunTurnResult['outcome'] | null> {
+  {
     // The task's latest step, whichever turn made it: a turn stopped by a pause (or ended by a
     // crash) leaves calls the next turn must finish before anything is asked of the model.
     // One read of the task's steps serves the resume decision and, if the model is asked, its input.
@@ -138,7 +152,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
         if (ended === 'suspended') return 'suspended';
         if (ended) return 'completed';
         if (await suspendIfWaiting(rt, claim, last.id)) return 'suspended';
-        continue;
+        return null;
       }
     }
     if (last && last.turnId === claim.turnId) {
@@ -158,6 +172,8 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
     const ctxOpts: ContextOptions = { ...DEFAULT_CONTEXT_OPTIONS, ...rt.options.context };
     const inputs = await loadContextInputs(rt.prisma, claim.taskId, history, { capabilities: rt.capabilities?.render() ?? null }, rt.memory);
     const { newInboxIds, newNoticeIds } = inputs;
+    // This step's memory section may add sources: its decision is sealed under the key covering them.
+    const stepKey = inputs.knowledge.memorySection ? await refreshTaskSealingKey(rt.prisma, claim.taskId) : undefined;
     const records = await compactIfNeeded(rt, claim, inputs, ctxOpts);
     const messages = renderContext(inputs, records, ctxOpts);
     // The visible tools change only at a segment boundary (tools/tool-phase.ts); the registry still
@@ -194,7 +210,7 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       ],
     };
     snapshotSoon(rt, claim.taskId);
-    const committed = await commitStep(rt, claim, {
+    const commit = (): ReturnType<typeof commitStep> => commitStep(rt, claim, {
       index: steps,
       decision,
       requestDigest: digest,
@@ -212,12 +228,14 @@ async function drive(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Promis
       consumedInboxIds: newInboxIds,
       consumedNoticeIds: newNoticeIds,
       safetyOf: (name) => rt.tools.get(name)?.safety ?? 'UNKNOWN',
-    }).catch((e) => {
+    });
+    const committed = await (stepKey === undefined ? commit() : sealingWith(claim.taskId, stepKey, commit)).catch((e) => {
       if (isInboxChanged(e)) return null; // a message was withdrawn meanwhile: decide again
       throw e;
     });
     if (!committed) rt.log.info('inbox changed during the model call; deciding again', { taskId: claim.taskId });
     else crashPoint('step.committed');
+    return null;
   }
 }
 

@@ -109,7 +109,7 @@ export async function finishCall(
 ): Promise<void> {
   await transactWithEvents(rt, async (tx, emit) => {
     const status = await fence(tx, claim);
-    if ((await recordCallOutcome(tx, call.id, claim.generation, outcome)) === 0) throw new LeaseLost(claim.turnId, claim.generation);
+    if ((await recordCallOutcome(tx, call.id, claim.generation, outcome, claim.taskId)) === 0) throw new LeaseLost(claim.turnId, claim.generation);
     emit(claim.taskId, {
       type: outcome.status === 'DONE' ? 'TOOL_CALL_DONE' : outcome.status === 'FAILED' ? 'TOOL_CALL_FAILED' : 'TOOL_CALL_OUTCOME_UNKNOWN',
       actor: { kind: 'AGENT' },

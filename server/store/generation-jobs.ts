@@ -2,6 +2,8 @@
 // tool call's id — so two workers placing the same call make one order. Its status only moves
 // forward (generation/status.ts decides; these statements write what was decided under the row lock
 // taken by lockJob/lockJobForUpdate), and the upstream id, once known, is never replaced.
+import { sealForTask } from './sealing/scope.ts';
+import { opened, openOne as openOneOpened } from './sealing/open.ts';
 import type { Db, Tx } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { JobStatus } from '../generation/status.ts';
@@ -38,8 +40,8 @@ export async function insertOrder(tx: Tx, o: NewOrder): Promise<string | null> {
     o.kind,
     o.provider,
     o.idempotencyKey,
-    o.prompt,
-    JSON.stringify(o.params ?? {}),
+    await sealForTask(tx, o.taskId, o.prompt),
+    JSON.stringify(await sealForTask(tx, o.taskId, o.params ?? {})),
     o.quoteCents,
     o.workerId,
     o.turnGeneration,
@@ -56,12 +58,12 @@ export async function orderExists(tx: Tx, workspaceId: string, idempotencyKey: s
 
 /** The order placed for this key (it must exist: the caller placed it or found it). */
 export async function readOrderByKey(db: Db, workspaceId: string, idempotencyKey: string) {
-  return db.generationJob.findUniqueOrThrow({ where: byKey(workspaceId, idempotencyKey) });
+  return openRow(db, await db.generationJob.findUniqueOrThrow({ where: byKey(workspaceId, idempotencyKey) }));
 }
 
 /** A job by id (it must exist). */
 export async function readJob(db: Db, id: string) {
-  return db.generationJob.findUniqueOrThrow({ where: { id } });
+  return openRow(db, await db.generationJob.findUniqueOrThrow({ where: { id } }));
 }
 
 /** A job's status as it is now (it must exist), for deciding on the job rather than on an older copy. */
@@ -147,19 +149,23 @@ export async function applyJobProgress(
 /** How many rows one reconciliation pass takes of each kind: a backlog drains over passes. */
 const BATCH = 200;
 
+// A job ordered by a task with memory in its context has its prompt and params sealed
+// (store/sealing): the readers here open them for submission and display.
+const openRow = async <T>(db: Db, row: T): Promise<T> => (await openOneOpened(db, row)).value;
+
 /** Orders still SUBMITTING that were placed before `placedBefore` (their placer may have died). */
 export async function stuckSubmissions(db: Db, provider: string, placedBefore: Date) {
-  return db.generationJob.findMany({ where: { provider, status: 'SUBMITTING', createdAt: { lt: placedBefore } }, take: BATCH });
+  return opened(db, await db.generationJob.findMany({ where: { provider, status: 'SUBMITTING', createdAt: { lt: placedBefore } }, take: BATCH }));
 }
 
 /** Running jobs not heard of since `silentSince`: their callbacks may be lost, so they are polled. */
 export async function silentJobs(db: Db, provider: string, silentSince: Date) {
-  return db.generationJob.findMany({ where: { provider, status: { in: ['QUEUED', 'RUNNING'] }, lastSeenAt: { lt: silentSince } }, take: BATCH });
+  return opened(db, await db.generationJob.findMany({ where: { provider, status: { in: ['QUEUED', 'RUNNING'] }, lastSeenAt: { lt: silentSince } }, take: BATCH }));
 }
 
 /** Submissions whose outcome is unknown: looked up by key, never resubmitted blindly. */
 export async function unknownSubmissions(db: Db, provider: string) {
-  return db.generationJob.findMany({ where: { provider, status: 'UNKNOWN' }, take: BATCH });
+  return opened(db, await db.generationJob.findMany({ where: { provider, status: 'UNKNOWN' }, take: BATCH }));
 }
 
 export type UnwantedJob = { id: string; task_id: string; status: string; upstream_job_id: string | null; idempotency_key: string };

@@ -1,11 +1,20 @@
 import { cursorOfEvent, type EventRow } from '../../services/events/event-view.ts';
 import { builder } from '../builder.ts';
-import { EventActorRef, PayloadRefRef, TaskEventRef, TaskRef } from '../refs.ts';
+import { EventActorRef, PayloadRefRef, TaskEventRef, TaskRef, WithheldRef } from '../refs.ts';
+import { openForRequest } from '../sealed.ts';
+import type { Context } from '../context.ts';
+import { WITHHELD_TEXT } from '../../domain/sealing.ts';
 
 // The live-feed resolvers take the event type from here.
 export { TaskEventRef };
 
 const isPrivate = (e: EventRow) => e.redaction === 'PRIVATE';
+
+/** The stored payload (loaded from its reference when large), opened: plaintext, or withheld parts. */
+async function openedPayload(e: EventRow, ctx: Context) {
+  const raw = e.payloadHash ? await ctx.loaders.payload.load(e.payloadHash) : e.payload;
+  return openForRequest(ctx, raw);
+}
 
 builder.objectType(TaskEventRef, {
   description:
@@ -28,10 +37,16 @@ builder.objectType(TaskEventRef, {
       type: 'JSON',
       nullable: true,
       description: 'The payload (large ones are loaded from their reference). Null when redacted.',
-      resolve: (e, _a, ctx) => {
+      resolve: async (e, _a, ctx) => (isPrivate(e) ? null : (await openedPayload(e, ctx)).value),
+    }),
+    withheld: t.field({
+      type: WithheldRef,
+      nullable: true,
+      description: 'Set when parts of the payload are withheld: they relied on a memory that was forgotten. Those strings read as a fixed marker.',
+      resolve: async (e, _a, ctx) => {
         if (isPrivate(e)) return null;
-        if (e.payloadHash) return ctx.loaders.payload.load(e.payloadHash);
-        return e.payload;
+        const o = await openedPayload(e, ctx);
+        return o.withheld ? { reason: 'FORGOTTEN_MEMORY' as const, message: WITHHELD_TEXT } : null;
       },
     }),
     payloadRef: t.field({

@@ -3,7 +3,9 @@
 import type { Viewer } from '../../auth/viewer.ts';
 import type { GenerationJob } from '../../db/generated/client.ts';
 import type { Deps } from '../deps.ts';
+import { opened } from '../../store/sealing/open.ts';
 
-export function listTaskJobs(deps: Deps, _viewer: Viewer, taskId: string): Promise<GenerationJob[]> {
-  return deps.prisma.generationJob.findMany({ where: { taskId }, orderBy: { createdAt: 'asc' } });
+export async function listTaskJobs(deps: Deps, _viewer: Viewer, taskId: string): Promise<GenerationJob[]> {
+  // Prompts a task wrote with memory in its context are sealed: opened here, withheld once forgotten.
+  return opened(deps.prisma, await deps.prisma.generationJob.findMany({ where: { taskId }, orderBy: { createdAt: 'asc' } }));
 }

@@ -9,7 +9,10 @@
 //      content, so it is cleared with it), redacts profile snapshots that listed them and writes a
 //      new profile version (cached prefixes are keyed by it);
 //   5. redacts the stored model requests and replies of steps that used them (memory_uses) — later
-//      contexts withhold those replies (worker-context.ts).
+//      contexts withhold those replies (worker-context.ts);
+//   6. destroys the data keys that sealed what tasks derived with it in context, so decisions,
+//      tool inputs, event payloads, checklists, job prompts and approvals read as withheld, and
+//      rebuilds those tasks' summaries, search text and embeddings (store/sealing).
 // Runs inside the caller's transaction (the approval's, or a test's).
 import type { Db, Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
@@ -19,6 +22,8 @@ import { lockWorkspaceEvidence } from '../../store/memory/evidence.ts';
 import { deleteEmptySummaries, lockMemory } from '../../store/memory/memories.ts';
 import { snapshotsListing } from '../../store/memory/profiles.ts';
 import { stepOrdinals, withholdStepReplies } from '../../store/memory/uses.ts';
+import { destroyKeysOf } from '../../store/sealing/keys.ts';
+import { rebuildDerivedOf } from '../../store/sealing/derived.ts';
 
 export type ForgetOutcome = {
   alreadyForgotten: boolean;
@@ -26,6 +31,8 @@ export type ForgetOutcome = {
   rebuiltVersions: number;
   redactedSteps: number;
   profileVersions: number;
+  /** Tasks whose derived content became unreadable (their data keys destroyed). */
+  withheldTasks?: number;
 };
 
 export const WITHHELD_REPLY = '[withheld: this reply relied on memory the user asked to forget]';
@@ -170,7 +177,13 @@ async function clearAndRebuild(tx: Tx, workspaceId: string, seeds: string[], o: 
     select: { taskId: true, stepOrdinal: true },
   });
   const redacted = await redactSteps(tx, uses);
-  return { alreadyForgotten: false, clearedVersions: ids.length, rebuiltVersions: rebuilt, redactedSteps: redacted, profileVersions: users.size };
+
+  // Everything a task derived while this memory was in its context was sealed under a key covering
+  // it (store/sealing): destroying those keys makes that content unreadable wherever it was
+  // written — the append-only log included — and the tasks' summaries and indexes are rebuilt.
+  const tasks = await destroyKeysOf(tx, { workspaceId, sourceIds: [...ids, ...o.evidenceIds], reason: 'FORGOTTEN' });
+  await rebuildDerivedOf(tx, tasks);
+  return { alreadyForgotten: false, clearedVersions: ids.length, rebuiltVersions: rebuilt, redactedSteps: redacted, profileVersions: users.size, withheldTasks: tasks.length };
 }
 
 /** The step at each (task, ordinal) position, in task order (turn number, step index). */

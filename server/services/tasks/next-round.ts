@@ -5,6 +5,7 @@
 // rounds: their briefs, outcomes, decisions, checklist results and object references
 // (domain/rounds.ts). The rounds before it are not written to: each keeps its one terminal state,
 // its events and its journal.
+import { openOne } from '../../store/sealing/open.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
@@ -28,7 +29,9 @@ export async function continueLine(tx: Tx, emit: Emit, viewer: Viewer, task: Tas
   // round the first one started (live) and goes there; only one next round follows a round.
   const head = await lockLineHead(tx, task);
   if (takesMessages(head)) return head;
-  const inherited = nextRoundsContext(inheritedOf(head), await readRoundRecord(tx, head), line);
+  // The head's own inheritance may be sealed (store/sealing): opened before it is carried on.
+  const earlier = (await openOne(tx, inheritedOf(head))).value;
+  const inherited = nextRoundsContext(earlier, await readRoundRecord(tx, head), line);
   const round = await insertNextRound(tx, head, {
     createdById: viewer.userId,
     paidActions: viewer.paidActions ?? 'WORKSPACE_RULES',

@@ -3,17 +3,20 @@
 import type { Viewer } from '../../auth/viewer.ts';
 import type { InboxItem, Step, ToolCall, Turn } from '../../db/generated/client.ts';
 import type { Deps } from '../deps.ts';
+import { opened } from '../../store/sealing/open.ts';
 
 /** A turn with its steps and their tool calls, as the journal fields read it. */
 export type TurnWithSteps = Turn & { steps: StepWithCalls[] };
 export type StepWithCalls = Step & { toolCalls: ToolCall[] };
 
 export async function loadTurnsOfTasks(deps: Deps, _viewer: Viewer, taskIds: readonly string[]): Promise<TurnWithSteps[][]> {
-  const rows = await deps.prisma.turn.findMany({
+  // Decisions and tool calls a task made with memory in its context are sealed: opened here, and
+  // read as withheld once what they relied on was forgotten.
+  const rows = await opened(deps.prisma, await deps.prisma.turn.findMany({
     where: { taskId: { in: [...taskIds] } },
     orderBy: { number: 'asc' },
     include: { steps: { orderBy: { index: 'asc' }, include: { toolCalls: { orderBy: { callIndex: 'asc' } } } } },
-  });
+  }));
   return taskIds.map((id) => rows.filter((r) => r.taskId === id));
 }
 

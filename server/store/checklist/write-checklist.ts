@@ -4,10 +4,15 @@
 // write is idempotent by its call key.
 import type { Actor } from '../../channel/types.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
-import type { Tx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import { ChecklistItemSchema, type Checklist, type ChecklistItem } from '../../domain/checklist.ts';
 import { lockChecklistVersion } from '../tasks/statements.ts';
+import { sealForTask } from '../sealing/scope.ts';
+import { opened } from '../sealing/open.ts';
+
+// Checklist text a task wrote with memory in its context is sealed (store/sealing); every read
+// here opens it, so callers see plaintext or the withheld marker, never ciphertext.
 
 /**
  * A step's order count is derived from its jobs, never counted: the live and delivered jobs ordered
@@ -36,13 +41,14 @@ export async function withDerivedOrders(db: Pick<Tx, 'generationJob'>, taskId: s
 export async function readChecklist(tx: Pick<Tx, 'task' | 'taskChecklist' | 'generationJob'>, taskId: string): Promise<Checklist | null> {
   const task = await tx.task.findUnique({ where: { id: taskId }, select: { checklistVersion: true } });
   if (!task || task.checklistVersion === 0) return null;
-  const row = await tx.taskChecklist.findUniqueOrThrow({ where: { taskId_version: { taskId, version: task.checklistVersion } } });
-  const items = (row.items as unknown[]).map((i) => ChecklistItemSchema.parse(i));
-  return { version: row.version, items: await withDerivedOrders(tx, taskId, items) };
+  const [row] = await opened(tx as Db, [await tx.taskChecklist.findUniqueOrThrow({ where: { taskId_version: { taskId, version: task.checklistVersion } } })]);
+  const items = (row!.items as unknown[]).map((i) => ChecklistItemSchema.parse(i));
+  return { version: row!.version, items: await withDerivedOrders(tx, taskId, items) };
 }
 
 export async function readChecklistVersion(tx: Pick<Tx, 'taskChecklist'>, taskId: string, version: number): Promise<Checklist | null> {
-  const row = await tx.taskChecklist.findUnique({ where: { taskId_version: { taskId, version } } });
+  const found = await tx.taskChecklist.findUnique({ where: { taskId_version: { taskId, version } } });
+  const row = found ? (await opened(tx as Db, [found]))[0]! : null;
   return row ? { version: row.version, items: (row.items as unknown[]).map((i) => ChecklistItemSchema.parse(i)) } : null;
 }
 
@@ -62,7 +68,7 @@ export async function writeChecklist(
   if (!locked[0]) throw new Error(`task ${args.taskId} not found`);
   if (args.callKey) {
     const prior = await tx.taskChecklist.findUnique({ where: { taskId_callKey: { taskId: args.taskId, callKey: args.callKey } } });
-    if (prior) return { checklist: { version: prior.version, items: prior.items as ChecklistItem[] }, written: false };
+    if (prior) return { checklist: { version: prior.version, items: (await opened(tx, [prior]))[0]!.items as ChecklistItem[] }, written: false };
   }
   const version = locked[0].checklist_version;
   const current = version ? ((await readChecklistVersion(tx, args.taskId, version))?.items ?? []) : [];
@@ -73,8 +79,8 @@ export async function writeChecklist(
     data: {
       taskId: args.taskId,
       version: v,
-      items: next as unknown as Prisma.InputJsonValue,
-      reason: args.reason.slice(0, 500),
+      items: (await sealForTask(tx, args.taskId, next)) as unknown as Prisma.InputJsonValue,
+      reason: await sealForTask(tx, args.taskId, args.reason.slice(0, 500)),
       authorKind: args.actor.kind,
       authorId: args.actor.id ?? null,
       callKey: args.callKey ?? null,

@@ -3,10 +3,13 @@
 import type { Db } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import type { CompactionRecord } from '../../domain/compaction.ts';
+import { sealForTask } from '../sealing/scope.ts';
+import { opened } from '../sealing/open.ts';
 
 /** The task's compaction rows, in version order (the order they were decided in). */
 export async function loadCompactions(db: Db, taskId: string): Promise<CompactionRecord[]> {
-  const rows = await db.contextSummary.findMany({ where: { taskId }, orderBy: { version: 'asc' } });
+  // A summary of a task with memory in its context is sealed like the rest of what it derived.
+  const rows = await opened(db, await db.contextSummary.findMany({ where: { taskId }, orderBy: { version: 'asc' } }));
   return rows.map((r) => ({ version: r.version, stage: r.stage as CompactionRecord['stage'], fromStep: r.fromStep, toStep: r.toStep, atStep: r.atStep, text: r.text }));
 }
 
@@ -19,7 +22,7 @@ export async function insertCompaction(
   row: { taskId: string; version: number; stage: number; fromStep: number; toStep: number; atStep: number; text: string; model: string | null; usage: unknown },
 ): Promise<boolean> {
   try {
-    await db.contextSummary.create({ data: { ...row, usage: row.usage as Prisma.InputJsonValue } });
+    await db.contextSummary.create({ data: { ...row, text: await sealForTask(db, row.taskId, row.text), usage: row.usage as Prisma.InputJsonValue } });
     return true;
   } catch (e) {
     if (!/Unique constraint|P2002/.test((e as Error).message)) throw e;

@@ -4,6 +4,8 @@
 // up to its seq and (task, seq) is unique, so two workers writing the same snapshot write one row.
 import type { Db, Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
+import { sealForTask } from '../sealing/scope.ts';
+import { opened } from '../sealing/open.ts';
 
 export type LoggedEvent = { seq: number; type: string; payload: unknown };
 
@@ -18,12 +20,14 @@ export async function eventsAfter(db: Db, taskId: string, seq: number): Promise<
   const bodies = hashes.length
     ? new Map((await db.eventPayload.findMany({ where: { hash: { in: hashes } } })).map((b) => [b.hash, b.body]))
     : new Map();
-  return rows.map((r) => ({ seq: r.seq, type: r.type, payload: r.payloadHash ? bodies.get(r.payloadHash) : r.payload }));
+  // Payloads sealed under a task's key are opened (or read withheld) before the fold sees them.
+  return opened(db, rows.map((r) => ({ seq: r.seq, type: r.type, payload: r.payloadHash ? bodies.get(r.payloadHash) : r.payload })));
 }
 
 /** The latest snapshot's fold, or null before the first one. */
 export async function latestSnapshot(db: Db, taskId: string): Promise<{ seq: number; state: unknown } | null> {
-  return db.taskSnapshot.findFirst({ where: { taskId }, orderBy: { seq: 'desc' } });
+  const snap = await db.taskSnapshot.findFirst({ where: { taskId }, orderBy: { seq: 'desc' } });
+  return snap ? (await opened(db, [snap]))[0]! : null;
 }
 
 /** Where the log and the latest snapshot stand, to decide whether a new snapshot is due. */
@@ -37,7 +41,8 @@ export async function snapshotDue(db: Db, taskId: string): Promise<{ lastEventSe
 
 /** Writes a snapshot at `seq`; one already there (another worker's, of the same fold) is kept. */
 export async function insertSnapshot(db: Db, taskId: string, seq: number, state: unknown): Promise<void> {
-  await db.taskSnapshot.create({ data: { taskId, seq, state: state as Prisma.InputJsonValue } }).catch((e: Error) => {
+  // A fold holds the task's derived content: sealed like the events it was folded from.
+  await db.taskSnapshot.create({ data: { taskId, seq, state: (await sealForTask(db, taskId, state)) as Prisma.InputJsonValue } }).catch((e: Error) => {
     if (!/Unique constraint|P2002/.test(e.message)) throw e;
   });
 }

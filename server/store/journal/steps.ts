@@ -5,6 +5,15 @@
 import type { Db, Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import type { Decision } from '../../domain/history.ts';
+import { sealingKeyFor } from '../sealing/scope.ts';
+import { sealValue, type DataKeyMaterial } from '../../domain/sealing.ts';
+import { opened } from '../sealing/open.ts';
+
+// What a step decided, was asked and what its calls were told and returned is content the task
+// derived: sealed under the task's key when memory is in its context (store/sealing), opened here
+// on every read — so the runtime, replay and the API never see ciphertext, only plaintext or the
+// withheld marker.
+const seal = <T>(key: DataKeyMaterial | null, v: T): T => (key && v != null ? sealValue(key, v) : v);
 
 /** A call's id: stable across attempts and takeovers, and unique within the task's journal. */
 export const toolCallId = (turnId: string, stepIndex: number, callIndex: number): string => `${turnId}:${stepIndex}:${callIndex}`;
@@ -30,14 +39,15 @@ export type NewStep = {
 
 /** Records a decision with the generation that made it; (turn, index) is unique, so a step is never written twice. */
 export async function insertStep(tx: Tx, step: NewStep) {
-  return tx.step.create({
+  const key = await sealingKeyFor(tx, step.taskId);
+  const row = await tx.step.create({
     data: {
       turnId: step.turnId,
       taskId: step.taskId,
       index: step.index,
-      decision: step.decision as Prisma.InputJsonValue,
+      decision: seal(key, step.decision) as Prisma.InputJsonValue,
       requestDigest: step.requestDigest,
-      request: step.request as Prisma.InputJsonValue,
+      request: seal(key, step.request) as Prisma.InputJsonValue,
       model: step.model,
       usage: (step.usage ?? undefined) as Prisma.InputJsonValue | undefined,
       routing: (step.routing ?? undefined) as Prisma.InputJsonValue | undefined,
@@ -45,6 +55,7 @@ export async function insertStep(tx: Tx, step: NewStep) {
       generation: step.generation,
     },
   });
+  return { ...row, decision: step.decision as unknown as Prisma.JsonValue, request: step.request as Prisma.JsonValue };
 }
 
 /**
@@ -57,6 +68,7 @@ export async function insertToolCalls(
   calls: Decision['toolCalls'],
   safetyOf: (tool: string) => string,
 ): Promise<void> {
+  const key = await sealingKeyFor(tx, step.taskId);
   await tx.toolCall.createMany({
     data: calls.map((c, i) => ({
       id: toolCallId(step.turnId, step.index, i),
@@ -68,7 +80,7 @@ export async function insertToolCalls(
       callIndex: i,
       modelCallId: c.id,
       name: c.name,
-      input: (c.args ?? {}) as Prisma.InputJsonValue,
+      input: seal(key, c.args ?? {}) as Prisma.InputJsonValue,
       safety: safetyOf(c.name),
       generation: step.generation,
     })),
@@ -91,13 +103,14 @@ export async function startCall(tx: Tx, callId: string, generation: number): Pro
  * Records a STARTED call's outcome. Only a STARTED call moves, so an outcome is recorded at most
  * once. Returns the rows changed.
  */
-export async function recordCallOutcome(tx: Tx, callId: string, generation: number, outcome: CallOutcome): Promise<number> {
+export async function recordCallOutcome(tx: Tx, callId: string, generation: number, outcome: CallOutcome, taskId?: string): Promise<number> {
+  const key = taskId ? await sealingKeyFor(tx, taskId) : null;
   const n = await tx.toolCall.updateMany({
     where: { id: callId, status: 'STARTED' },
     data: {
       status: outcome.status,
-      result: 'result' in outcome ? (outcome.result as Prisma.InputJsonValue) : undefined,
-      error: 'error' in outcome ? outcome.error : null,
+      result: 'result' in outcome ? (seal(key, outcome.result) as Prisma.InputJsonValue) : undefined,
+      error: 'error' in outcome ? seal(key, outcome.error) : null,
       finishedAt: new Date(),
       generation,
     },
@@ -107,7 +120,7 @@ export async function recordCallOutcome(tx: Tx, callId: string, generation: numb
 
 /** A step's finished calls (the engine asks their tools whether they left external work running). */
 export async function doneCallsOfStep(db: Db, stepId: string) {
-  return db.toolCall.findMany({ where: { stepId, status: 'DONE' } });
+  return opened(db, await db.toolCall.findMany({ where: { stepId, status: 'DONE' } }));
 }
 
 /**
@@ -115,10 +128,10 @@ export async function doneCallsOfStep(db: Db, stepId: string) {
  * of that id). Scoped to the task: a call id of another task finds nothing.
  */
 export async function findCallOfTask(db: Db, taskId: string, callId: string) {
-  return (
+  const call =
     (await db.toolCall.findFirst({ where: { id: callId, taskId } })) ??
-    (await db.toolCall.findFirst({ where: { modelCallId: callId, taskId }, orderBy: { finishedAt: 'desc' } }))
-  );
+    (await db.toolCall.findFirst({ where: { modelCallId: callId, taskId }, orderBy: { finishedAt: 'desc' } }));
+  return call ? (await opened(db, [call]))[0]! : null;
 }
 
 /** Every call of the task with its status, for checking the journal against the event fold. */
@@ -135,7 +148,7 @@ export async function loadTaskSteps(db: Db, taskId: string) {
     where: { taskId },
     include: { toolCalls: { orderBy: { callIndex: 'asc' } }, turn: { select: { number: true } } },
   });
-  return steps
+  return (await opened(db, steps))
     .map((s) => ({ ...s, turnNumber: s.turn.number }))
     .sort((a, b) => a.turnNumber - b.turnNumber || a.index - b.index);
 }

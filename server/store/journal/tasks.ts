@@ -1,6 +1,7 @@
 // The task row's columns the runtime reads and writes besides its status (status moves only through
 // store/tasks/apply-transition.ts). Writes run in the runtime's transactions with the task row
 // already locked, so read-modify-write sequences here (the progress mark) cannot interleave.
+import { openOne } from '../sealing/open.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { RoundsContext } from '../../domain/rounds.ts';
 
@@ -10,7 +11,9 @@ import type { RoundsContext } from '../../domain/rounds.ts';
  */
 export async function readTaskBrief(db: Db, taskId: string): Promise<{ title: string; goal: string; language: string | null; inherited: RoundsContext | null }> {
   const t = await db.task.findUniqueOrThrow({ where: { id: taskId }, select: { title: true, goal: true, language: true, inherited: true } });
-  return { title: t.title, goal: t.goal, language: t.language, inherited: (t.inherited as RoundsContext | null) ?? null };
+  // What a next round inherited is sealed when its line had memory in context (store/sealing).
+  const inherited = t.inherited ? (await openOne(db, t.inherited)).value : null;
+  return { title: t.title, goal: t.goal, language: t.language, inherited: (inherited as RoundsContext | null) ?? null };
 }
 
 /**

@@ -2,6 +2,7 @@
 // in the transaction that moves a job to SUCCEEDED, with the job row locked. The object id is
 // derived from the job id and inserted with ON CONFLICT DO NOTHING, so duplicate callbacks, polls
 // racing callbacks, or a replayed update create exactly one asset, at version 1.
+import { opened } from '../sealing/open.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import { parseContent, type ObjectKind } from '../../domain/object-content.ts';
@@ -13,7 +14,9 @@ type File = { path: string; mime: string; bytes: number; width?: number; height?
 export const assetIdForJob = (jobId: string) => uuidFromKey(`asset:${jobId}`);
 
 export async function createAssetForJob(tx: Tx, emit: Emit, jobId: string, files: File[] | null | undefined): Promise<string | null> {
-  const job = await tx.generationJob.findUnique({ where: { id: jobId } });
+  // The prompt of a task with memory in its context is sealed: the asset is named by what it says.
+  const found = await tx.generationJob.findUnique({ where: { id: jobId } });
+  const job = found ? (await opened(tx, [found]))[0]! : null;
   const file = files?.[0];
   if (!job || !file) return null;
   const kind = job.kind as ObjectKind;

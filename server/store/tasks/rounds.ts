@@ -3,6 +3,9 @@
 // round (previous_round_id is unique), a next round is created only with its previous round's row
 // locked (so two follow-ups to one ended round make one next round), and creating a next round never
 // writes to the rounds before it (their rows, events and journals stay as they ended).
+import { openOne } from '../sealing/open.ts';
+import { refreshTaskSealingKey } from '../sealing/keys.ts';
+import { sealForTask } from '../sealing/scope.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { Prisma, Task } from '../../db/generated/client.ts';
 import { ChecklistItemSchema } from '../../domain/checklist.ts';
@@ -48,7 +51,7 @@ export async function readRoundRecord(db: Db, task: Task): Promise<RoundRecord> 
   const checklist = task.checklistVersion
     ? await db.taskChecklist.findUnique({ where: { taskId_version: { taskId: task.id, version: task.checklistVersion } }, select: { items: true } })
     : null;
-  const items = ((checklist?.items ?? []) as unknown[]).map((i) => ChecklistItemSchema.parse(i));
+  const items = (((await openOne(db, checklist?.items ?? [])).value) as unknown[]).map((i) => ChecklistItemSchema.parse(i));
   const approvals = await db.approval.findMany({
     where: { taskId: task.id, kind: { in: ['PLAN', 'CHECKPOINT', 'PAID_ACTION'] } },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -87,12 +90,12 @@ export async function readRoundRecord(db: Db, task: Task): Promise<RoundRecord> 
 }
 
 /** Inserts the next round of `previous` (whose row the caller has locked). */
-export function insertNextRound(
+export async function insertNextRound(
   tx: Tx,
   previous: Task,
   round: { createdById: string; paidActions: Task['paidActions']; goal: string; language: string | null; inherited: RoundsContext; messageId: string },
 ): Promise<Task> {
-  return tx.task.create({
+  const task = await tx.task.create({
     data: {
       workspaceId: previous.workspaceId,
       createdById: round.createdById,
@@ -107,10 +110,15 @@ export function insertNextRound(
       previousRoundId: previous.id,
       lineId: lineIdOf(previous),
       round: previous.round + 1,
-      inherited: round.inherited as unknown as Prisma.InputJsonValue,
       idempotencyKey: roundKey(previous.id, round.messageId),
     },
   });
+  // The earlier rounds' memory goes on with the line: the new round gets a key covering it before
+  // anything it inherits is written, so the inherited context (and its TASK_CREATED event) is sealed.
+  await refreshTaskSealingKey(tx, task.id);
+  const inherited = await sealForTask(tx, task.id, round.inherited);
+  await tx.task.update({ where: { id: task.id }, data: { inherited: inherited as unknown as Prisma.InputJsonValue } });
+  return { ...task, inherited: round.inherited as unknown as Prisma.JsonValue };
 }
 
 /** A round's inherited context as stored (null on a first round). */

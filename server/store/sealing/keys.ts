@@ -1,0 +1,107 @@
+// Statements on data_keys (crypto-shredding; the design is in server/README.md, "Forgetting what
+// was derived"). Invariants:
+//  - a task's sealing key covers exactly the memory sources (version and evidence ids) still valid
+//    that any step of the task — or of an earlier round of its line — was shown (memory_uses);
+//  - one key per (task, source set): refreshing with the same set finds the same key;
+//  - a destroyed key is never used again and never comes back (a trigger refuses it), so content
+//    sealed under it is unreadable for good.
+import { createHash } from 'node:crypto';
+import type { Db, Tx } from '../../db/client.ts';
+import { newKeyMaterial, type DataKeyMaterial, type KnownKey } from '../../domain/sealing.ts';
+
+type KeyRow = { id: string; material: Buffer | null };
+
+/**
+ * The valid memory sources of the task's line up to this round, as a sorted id list. A source is
+ * valid while its version is not FORGOTTEN and its evidence not REVOKED.
+ */
+const ACTIVE_SOURCES_SQL = `
+WITH me AS (SELECT id, workspace_id, coalesce(line_id, id) AS line, round FROM tasks WHERE id = $1::uuid),
+line AS (SELECT t.id FROM tasks t, me WHERE t.id = me.id OR ((t.id = me.line OR t.line_id = me.line) AND t.round < me.round)),
+src AS (
+  SELECT u.version_id AS id FROM memory_uses u JOIN memory_versions v ON v.id = u.version_id
+   WHERE u.task_id IN (SELECT id FROM line) AND v.status <> 'FORGOTTEN'
+  UNION
+  SELECT u.evidence_id FROM memory_uses u JOIN memory_evidence e ON e.id = u.evidence_id
+   WHERE u.task_id IN (SELECT id FROM line) AND e.status = 'ACTIVE')
+SELECT me.workspace_id AS "workspaceId", coalesce((SELECT array_agg(id::text ORDER BY id) FROM src), '{}') AS sources FROM me`;
+
+/**
+ * Makes the task's sealing key match the memory its context has used, and returns it (null when
+ * no valid memory was ever in its context: its content is written in the clear). Called by the
+ * runtime before each step, after the step's memory section was assembled.
+ */
+export async function refreshTaskSealingKey(db: Db, taskId: string): Promise<DataKeyMaterial | null> {
+  const [me] = await db.$queryRawUnsafe<{ workspaceId: string; sources: string[] }[]>(ACTIVE_SOURCES_SQL, taskId);
+  if (!me) return null;
+  if (!me.sources.length) {
+    await db.$executeRawUnsafe(`UPDATE tasks SET sealing_key_id = NULL WHERE id = $1::uuid AND sealing_key_id IS NOT NULL`, taskId);
+    return null;
+  }
+  const hash = createHash('sha256').update(me.sources.join(',')).digest('hex');
+  // Find-or-create the key of this source set, and point the task at it, in one statement: two
+  // workers racing both end on the one row the unique (task, sources_hash) allows.
+  const [row] = await db.$queryRawUnsafe<KeyRow[]>(
+    `WITH ins AS (
+       INSERT INTO data_keys (id, workspace_id, task_id, sources, sources_hash, material)
+       VALUES (gen_random_uuid(), $2::uuid, $1::uuid, $3::uuid[], $4, $5)
+       ON CONFLICT (task_id, sources_hash) DO NOTHING
+       RETURNING id, material),
+     k AS (SELECT id, material FROM ins UNION ALL
+           SELECT id, material FROM data_keys WHERE task_id = $1::uuid AND sources_hash = $4 AND NOT EXISTS (SELECT 1 FROM ins)),
+     upd AS (UPDATE tasks SET sealing_key_id = (SELECT id FROM k) WHERE id = $1::uuid AND sealing_key_id IS DISTINCT FROM (SELECT id FROM k))
+     SELECT id, material FROM k`,
+    taskId,
+    me.workspaceId,
+    me.sources,
+    hash,
+    newKeyMaterial(),
+  );
+  if (row?.material) return { id: row.id, material: Buffer.from(row.material) };
+  // Another writer inserted the same set concurrently (the statement's snapshot predates it): read it now.
+  const [again] = await db.$queryRawUnsafe<KeyRow[]>(`SELECT id, material FROM data_keys WHERE task_id = $1::uuid AND sources_hash = $2`, taskId, hash);
+  if (!again?.material) return null;
+  await db.$executeRawUnsafe(`UPDATE tasks SET sealing_key_id = $2::uuid WHERE id = $1::uuid`, taskId, again.id);
+  return { id: again.id, material: Buffer.from(again.material) };
+}
+
+/** The task's current sealing key (null when it has none, or it was destroyed meanwhile). */
+export async function taskSealingKey(db: Db, taskId: string): Promise<DataKeyMaterial | null> {
+  const [row] = await db.$queryRawUnsafe<KeyRow[]>(
+    `SELECT k.id, k.material FROM tasks t JOIN data_keys k ON k.id = t.sealing_key_id WHERE t.id = $1::uuid`,
+    taskId,
+  );
+  return row?.material ? { id: row.id, material: Buffer.from(row.material) } : null;
+}
+
+/** Keys by id as readers know them: material, or null with the reason it was destroyed. */
+export async function knownKeys(db: Db, ids: Iterable<string>): Promise<Map<string, KnownKey>> {
+  const list = [...new Set(ids)];
+  if (!list.length) return new Map();
+  const rows = await db.$queryRawUnsafe<{ id: string; material: Buffer | null; reason: string | null }[]>(
+    `SELECT id::text, material, destroyed_reason AS reason FROM data_keys WHERE id = ANY($1::uuid[])`,
+    list,
+  );
+  return new Map(rows.map((r) => [r.id, { material: r.material ? Buffer.from(r.material) : null, reason: r.reason }]));
+}
+
+/**
+ * Destroys every key of the workspace whose sources include one of these ids (forgetting), and
+ * unpoints the tasks that used them (their next step gets a key of what is still valid). Returns
+ * the tasks whose keys were destroyed.
+ */
+export async function destroyKeysOf(tx: Tx, p: { workspaceId: string; sourceIds: string[]; reason: string }): Promise<string[]> {
+  if (!p.sourceIds.length) return [];
+  const rows = await tx.$queryRawUnsafe<{ task_id: string }[]>(
+    `WITH d AS (
+       UPDATE data_keys SET material = NULL, destroyed_at = now(), destroyed_reason = $3
+        WHERE workspace_id = $1::uuid AND sources && $2::uuid[] AND material IS NOT NULL
+       RETURNING id, task_id),
+     t AS (UPDATE tasks SET sealing_key_id = NULL WHERE sealing_key_id IN (SELECT id FROM d))
+     SELECT DISTINCT task_id::text FROM d`,
+    p.workspaceId,
+    p.sourceIds,
+    p.reason,
+  );
+  return rows.map((r) => r.task_id);
+}
