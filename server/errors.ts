@@ -57,6 +57,26 @@ export const errorReasons = {
     codes: ['CONFLICT'],
     description: 'The card was already answered with another option (extensions.choice); an answer is final. Answering again with the same option returns the recorded answer.',
   },
+  NOT_A_FORGET_CARD: {
+    codes: ['BAD_USER_INPUT'],
+    description: 'Works can be cleaned only from the card of a forgetting (forgetMemory / forgetEvidence); this approval is another kind.',
+  },
+  NOT_YOUR_FORGET_CARD: {
+    codes: ['FORBIDDEN'],
+    description: 'Only the person who asked to forget chooses which works to clean.',
+  },
+  FORGET_NOT_APPROVED: {
+    codes: ['CONFLICT'],
+    description: 'The forgetting was not approved (extensions.status: still pending, or declined); works are cleaned only after it is.',
+  },
+  WORK_NOT_LISTED: {
+    codes: ['BAD_USER_INPUT'],
+    description: 'An object id is not among the works the card lists (extensions.objectIds); nothing was changed.',
+  },
+  WORKS_ALREADY_CHOSEN: {
+    codes: ['CONFLICT'],
+    description: 'The person already chose which works to clean on this card (extensions.chosen); the choice is final, and the card no longer holds what the value was.',
+  },
 } as const satisfies Record<string, { codes: readonly ErrorCode[]; description: string }>;
 export type ErrorReason = keyof typeof errorReasons;
 /** The reasons by name, for details such as `{ reason: ErrorReason.STALE_BASE_VERSION }`. */

@@ -49,6 +49,8 @@ export const mutationPolicy: Readonly<Record<string, MutationRule>> = {
   correctMemory: write,
   forgetMemory: write,
   forgetEvidence: write,
+  // After a forgetting, its requester chooses which works to clean: a person's choice.
+  redactWorks: { scope: 'WRITE', roles: MEMBERS, principals: PEOPLE },
   // Spending and approvals: people only.
   resolveApproval: { scope: 'APPROVE', roles: MEMBERS, principals: PEOPLE },
   updateTaskLimits: { scope: 'WRITE', roles: MEMBERS, principals: PEOPLE },

@@ -37,6 +37,8 @@ export type ApprovalReasonCode =
   | 'DAILY_LIMIT'
   | 'PLAN_BUDGET'
   | 'IRREVERSIBLE'
+  /** A forgetting: works of the person contain the value (server/services/memory/works.ts). */
+  | 'WORKS_CONTAIN_VALUE'
   | 'CHECKPOINT';
 
 export type ApprovalReason = { code: ApprovalReasonCode; message: string };

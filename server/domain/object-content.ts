@@ -78,7 +78,25 @@ export function parseContent(kind: ObjectKind, raw: unknown): Record<string, unk
   });
 }
 
-export type Changes = { headings?: string[]; nodes?: string[]; edges?: boolean; items?: boolean; file?: boolean; name?: boolean };
+export type Changes = {
+  headings?: string[];
+  nodes?: string[];
+  edges?: boolean;
+  items?: boolean;
+  file?: boolean;
+  name?: boolean;
+  /** Earlier versions this version withholds (a forgotten value was removed from the work: ../services/memory/redact-works.ts). */
+  withheld?: WithheldVersions;
+};
+
+/** Earlier versions of a work that readers no longer see, and why (in the words of the person who chose it). */
+export type WithheldVersions = {
+  versions: number[];
+  reason: 'FORGOTTEN_VALUE';
+  /** What a reader is told instead of the content, and the marker shown for the name. */
+  message: string;
+  label: string;
+};
 
 // ---- Documents -------------------------------------------------------------------------------
 

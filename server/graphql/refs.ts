@@ -10,7 +10,6 @@ import type {
   InboxItem,
   Message,
   MemoryEvidence,
-  ObjectVersion,
   RouteDecision,
   Task,
   Thread,
@@ -28,6 +27,8 @@ import type { LedgerDay } from '../services/ledger/ledger-by-day.ts';
 import type { LedgerSummary } from '../services/ledger/task-ledger.ts';
 import type { MemoryUseView, MemoryView, ProfileView, VersionView } from '../services/memory/browse-memories.ts';
 import type { Delivery } from '../services/messages/message-details.ts';
+import type { ForgetWorkView } from '../services/memory/works.ts';
+import type { ReadableVersion, Withheld } from '../services/objects/object-versions.ts';
 import type { ModelInfo, ProcessRow, RuntimeInfo } from '../services/runtime/describe-runtime.ts';
 import type { TaskLine } from '../services/tasks/task-line.ts';
 import type { StepWithCalls, TurnWithSteps } from '../services/tasks/task-journal.ts';
@@ -87,7 +88,8 @@ export const ApprovalOptionRef = builder.objectRef<ApprovalOption>('ApprovalOpti
 
 // The shared workspace.
 export const WorkspaceObjectRef = builder.objectRef<WorkspaceObject>('WorkspaceObject');
-export const ObjectVersionRef = builder.objectRef<ObjectVersion>('ObjectVersion');
+export const ObjectVersionRef = builder.objectRef<ReadableVersion>('ObjectVersion');
+export const ObjectVersionWithheldRef = builder.objectRef<Withheld>('ObjectVersionWithheld');
 export const ObjectAuthorRef = builder.objectRef<ObjectAuthor>('ObjectAuthor');
 export const ObjectFileRef = builder.objectRef<ObjectFile>('ObjectFile');
 export const ChangeNoticeRef = builder.objectRef<ChangeNotice>('ChangeNotice');
@@ -98,6 +100,7 @@ export const MemoryVersionRef = builder.objectRef<VersionView>('MemoryVersion');
 export const MemoryCitationRef = builder.objectRef<VersionView['links'][number]>('MemoryCitation');
 export const MemoryEvidenceRef = builder.objectRef<MemoryEvidence>('MemoryEvidence');
 export const MemoryUseRef = builder.objectRef<MemoryUseView>('MemoryUse');
+export const ForgetWorkRef = builder.objectRef<ForgetWorkView>('ForgetWork');
 export const MemoryProfileRef = builder.objectRef<ProfileView>('MemoryProfile');
 export const MemoryProfileEntryRef = builder.objectRef<ProfileView['entries'][number]>('MemoryProfileEntry');
 

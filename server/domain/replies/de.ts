@@ -203,6 +203,11 @@ export const de: Texts = {
   forgetSourceReason: 'Vergessene Erinnerungen, Zusammenfassungen und Profileinträge lassen sich nicht wiederherstellen.',
   forgetMemoryTitle: (kind, key) => `Erinnerung vergessen: ${kind === 'other' ? key : `${LABEL[kind]} (${key})`}`,
   forgetMemoryReason: 'Eine vergessene Erinnerung lässt sich nicht wiederherstellen.',
+  forgetWorksReason: (n) => `Es steht auch in ${n === 1 ? 'einem deiner Werke' : `${n} deiner Werke`}; nach dem Vergessen kannst du es aus den Werken deiner Wahl entfernen.`,
+  worksRemovedMarker: '[entfernt]',
+  worksRedactedSummary: 'entfernt, was du vergessen lassen wolltest',
+  worksWithheldLabel: '[zurückgehalten]',
+  worksWithheldMessage: 'Zurückgehalten: Diese Version enthielt etwas, das du vergessen lassen wolltest.',
 
   offline: {
     tag: '[Offline-Modell]',

@@ -217,6 +217,11 @@ export const en: Texts = {
   forgetSourceReason: 'Forgotten memories, summaries and profile entries cannot be restored.',
   forgetMemoryTitle: (kind, key) => `Forget a memory: ${kind === 'other' ? key : `${LABEL[kind]} (${key})`}`,
   forgetMemoryReason: 'A forgotten memory cannot be restored.',
+  forgetWorksReason: (n) => `It also appears in ${n === 1 ? 'one of your works' : `${n} of your works`}; after forgetting you can remove it from the ones you choose.`,
+  worksRemovedMarker: '[removed]',
+  worksRedactedSummary: 'removed something you asked to forget',
+  worksWithheldLabel: '[withheld]',
+  worksWithheldMessage: 'Withheld: this version contained something you asked to forget.',
 
   offline: {
     tag: '[offline model]',

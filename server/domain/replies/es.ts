@@ -203,6 +203,11 @@ export const es: Texts = {
   forgetSourceReason: 'Los recuerdos, resúmenes y entradas de perfil olvidados no se pueden restaurar.',
   forgetMemoryTitle: (kind, key) => `Olvidar un recuerdo: ${kind === 'other' ? key : `${LABEL[kind]} (${key})`}`,
   forgetMemoryReason: 'Un recuerdo olvidado no se puede restaurar.',
+  forgetWorksReason: (n) => `También aparece en ${n === 1 ? 'una de tus obras' : `${n} de tus obras`}; después de olvidarlo podrás quitarlo de las que elijas.`,
+  worksRemovedMarker: '[eliminado]',
+  worksRedactedSummary: 'se quitó lo que pediste olvidar',
+  worksWithheldLabel: '[retenido]',
+  worksWithheldMessage: 'Retenido: esta versión contenía algo que pediste olvidar.',
 
   offline: {
     tag: '[modelo sin conexión]',

@@ -203,6 +203,11 @@ export const fr: Texts = {
   forgetSourceReason: 'Les souvenirs, résumés et entrées de profil oubliés ne peuvent pas être restaurés.',
   forgetMemoryTitle: (kind, key) => `Oublier un souvenir : ${kind === 'other' ? key : `${LABEL[kind]} (${key})`}`,
   forgetMemoryReason: 'Un souvenir oublié ne peut pas être restauré.',
+  forgetWorksReason: (n) => `Cela figure aussi dans ${n === 1 ? 'une de vos œuvres' : `${n} de vos œuvres`} ; après l’oubli, vous pourrez le retirer de celles que vous choisirez.`,
+  worksRemovedMarker: '[supprimé]',
+  worksRedactedSummary: 'a retiré ce que vous avez demandé d’oublier',
+  worksWithheldLabel: '[masqué]',
+  worksWithheldMessage: 'Masqué : cette version contenait quelque chose que vous avez demandé d’oublier.',
 
   offline: {
     tag: '[modèle hors ligne]',

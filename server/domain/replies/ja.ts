@@ -202,6 +202,11 @@ export const ja: Texts = {
   forgetSourceReason: '忘れた記憶、要約、プロフィール項目は復元できません。',
   forgetMemoryTitle: (kind, key) => `記憶を忘れる：${kind === 'other' ? key : `${LABEL[kind]}（${key}）`}`,
   forgetMemoryReason: '忘れた記憶は復元できません。',
+  forgetWorksReason: (n) => `あなたの作品 ${n} 件にも含まれています。忘れた後、選んだ作品から削除できます。`,
+  worksRemovedMarker: '[削除済み]',
+  worksRedactedSummary: '忘れるよう頼まれた内容を削除しました',
+  worksWithheldLabel: '[非表示]',
+  worksWithheldMessage: '非表示：この版には、忘れるよう頼まれた内容が含まれていました。',
 
   offline: {
     tag: '[オフラインモデル]',

@@ -162,6 +162,15 @@ export interface Texts {
   forgetSourceReason: string;
   forgetMemoryTitle(kind: FactKind, subjectKey: string): string;
   forgetMemoryReason: string;
+  /** The card's note that works contain what is forgotten (names are not stored on the card). */
+  forgetWorksReason(count: number): string;
+  /** Put where a forgotten value was removed from a work. */
+  worksRemovedMarker: string;
+  /** The summary of the version that removed it. */
+  worksRedactedSummary: string;
+  /** What readers see instead of an earlier version that contained it: its name, and why. */
+  worksWithheldLabel: string;
+  worksWithheldMessage: string;
 
   // The offline model's words.
   offline: {

@@ -201,6 +201,11 @@ export const zh: Texts = {
   forgetSourceReason: '被忘记的记忆、摘要和资料条目无法恢复。',
   forgetMemoryTitle: (kind, key) => `忘记一条记忆：${kind === 'other' ? key : `${LABEL[kind]}（${key}）`}`,
   forgetMemoryReason: '被忘记的记忆无法恢复。',
+  forgetWorksReason: (n) => `它还出现在你的 ${n} 个作品中；忘记之后，你可以从你选择的作品中删除它。`,
+  worksRemovedMarker: '[已删除]',
+  worksRedactedSummary: '删除了你要求忘记的内容',
+  worksWithheldLabel: '[已隐藏]',
+  worksWithheldMessage: '已隐藏：此版本包含你要求忘记的内容。',
 
   offline: {
     tag: '[离线模型]',

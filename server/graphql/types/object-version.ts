@@ -1,6 +1,7 @@
-import type { ObjectVersion } from '../../db/generated/client.ts';
 import { builder } from '../builder.ts';
-import { ObjectAuthorRef, ObjectFileRef, ObjectVersionRef, type ObjectFile } from '../refs.ts';
+import { ObjectAuthorRef, ObjectFileRef, ObjectVersionRef, ObjectVersionWithheldRef, type ObjectFile } from '../refs.ts';
+
+type ObjectVersion = typeof ObjectVersionRef.$inferType;
 
 const content = (v: ObjectVersion) => (v.content ?? {}) as Record<string, unknown>;
 
@@ -17,6 +18,12 @@ builder.objectType(ObjectVersionRef, {
     summary: t.exposeString('summary', { description: 'What changed from the previous version, in words.' }),
     changes: t.field({ type: 'JSON', resolve: (v) => v.changes }),
     author: t.field({ type: ObjectAuthorRef, resolve: (v) => ({ kind: v.authorKind, userId: v.authorUserId, taskId: v.authorTaskId }) }),
+    withheld: t.field({
+      type: ObjectVersionWithheldRef,
+      nullable: true,
+      description: 'Set when this version is withheld (it contained a value its owner asked to forget): name, content and summary are then not its own.',
+      resolve: (v) => v.withheld ?? null,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

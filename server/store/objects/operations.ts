@@ -6,6 +6,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { badInput, conflict, ErrorReason, notFound } from '../../errors.ts';
 import { applyFindReplace, applyFlowOps, parseContent, type FindReplace, type FlowContent, type FlowOp, type ObjectKind } from '../../domain/object-content.ts';
 import { actorTaskId, commitVersionTx, createObjectTx, markSeen, requireBase, type ObjectActor, type WriteResult } from './store.ts';
+import { maskWithheld } from './withheld.ts';
 
 /** Collections reference objects of the same workspace that exist and are not deleted. */
 async function checkCollection(tx: Tx, workspaceId: string, content: Record<string, unknown>, self: string | null): Promise<void> {
@@ -117,7 +118,9 @@ export async function readObjectOp(db: Db, args: { workspaceId: string; objectId
   const v = await db.objectVersion.findUnique({ where: { objectId_version: { objectId: obj.id, version: n } } });
   if (!v) throw notFound(`Version ${n}`);
   if (args.taskId) await markSeen(db as Tx, args.taskId, obj.id, v.version);
-  return { object: obj, version: v };
+  // A version withheld because it contained a forgotten value is read without its text.
+  const [masked] = await maskWithheld(db, [v]);
+  return { object: obj, version: masked! };
 }
 
 export { actorTaskId };

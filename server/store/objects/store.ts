@@ -17,7 +17,7 @@ import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import { conflict, ErrorReason, notFound } from '../../errors.ts';
-import { describeChanges, diffContent, nextNodeVersions, type Changes, type FlowContent, type NodeVersions, type ObjectKind } from '../../domain/object-content.ts';
+import { describeChanges, diffContent, nextNodeVersions, type Changes, type FlowContent, type NodeVersions, type ObjectKind, type WithheldVersions } from '../../domain/object-content.ts';
 
 export type ObjectActor =
   | { kind: 'USER'; userId: string }
@@ -180,6 +180,10 @@ export type VersionDraft = {
   content: Record<string, unknown>;
   /** For flow edits: nodes others changed since the editor's base (reported back, still applied). */
   changedByOthers?: string[];
+  /** Earlier versions this version withholds from readers (recorded in its `changes`; see withheld.ts). */
+  withheld?: WithheldVersions;
+  /** The summary, when the write says itself what it did (else it is computed from the changes). */
+  summary?: string;
 };
 
 /**
@@ -226,8 +230,12 @@ export async function commitVersionTx(
   const draft = await args.build(obj, current);
   const version = obj.currentVersion + 1;
   const name = draft.name ?? obj.name;
-  const changes: Changes = { ...diffContent(obj.kind, current.content, draft.content), ...(name !== obj.name ? { name: true } : {}) };
-  const summary = describeChanges(obj.kind, changes);
+  const changes: Changes = {
+    ...diffContent(obj.kind, current.content, draft.content),
+    ...(name !== obj.name ? { name: true } : {}),
+    ...(draft.withheld ? { withheld: draft.withheld } : {}),
+  };
+  const summary = draft.summary ?? describeChanges(obj.kind, changes);
   const nodeVersions = obj.kind === 'FLOW' ? nextNodeVersions(current.nodeVersions, current.content as FlowContent, draft.content as FlowContent, version) : null;
   await tx.objectVersion.create({
     data: {

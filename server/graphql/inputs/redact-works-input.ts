@@ -1,0 +1,9 @@
+import { builder } from '../builder.ts';
+
+export const RedactWorksInput = builder.inputType('RedactWorksInput', {
+  fields: (t) => ({
+    approvalId: t.id({ required: true, description: 'The approved forget card.' }),
+    objectIds: t.idList({ required: true, description: 'The listed works to remove the value from (WorkspaceObject ids); an empty list leaves them all as they are.' }),
+    idempotencyKey: t.string({ required: true, description: 'Retrying with the same key returns the recorded result.' }),
+  }),
+});
