@@ -1,10 +1,10 @@
-// Withheld versions of a work. Object versions are immutable rows (a trigger refuses any UPDATE), so
-// a version that still contains a value the person asked to forget is withheld by a later version
-// of the same object: the redaction version records `changes.withheld = { versions, reason,
+// Withheld versions of a work. Object versions are immutable rows (a trigger refuses any UPDATE but
+// the one that withholds a version), so a version that still contains a value the person asked to
+// forget is withheld by a later version of the same object: the redaction version records `changes.withheld = { versions, reason,
 // message, label }` (redact-works.ts). Every read of a version through the API or by a task passes
 // through `maskWithheld`, which shows such a version as withheld — its name, content, summary and
-// changes replaced — and never its stored text. Where the schema allows it, the stored text itself
-// is emptied too (`emptyWithheldVersions`).
+// changes replaced — and never its stored text; and the stored text itself is emptied in the same
+// transaction (`emptyWithheldVersions`), so it is not in the database either.
 // Invariant: withholding only grows (versions are append-only), so a version once withheld stays
 // withheld for every reader.
 import type { Db, Tx } from '../../db/client.ts';
@@ -78,21 +78,14 @@ export function versionsOf(db: Db, objectId: string) {
 }
 
 /**
- * Empties the stored name and content of withheld versions, where the database allows it: the
- * immutability trigger of object_versions admits exactly one change of a version — setting
- * `withheld_at` once, with its text replaced (migration data_keys). Before that migration the
- * versions stay as stored and are withheld by the masking above only; returns whether they were
- * emptied. What the version withheld in turn (`changes.withheld`) is kept, so an earlier
- * redaction of the same work stays in force.
+ * Empties the stored name, content and summary of withheld versions: the immutability trigger of
+ * object_versions admits exactly one change of a version — setting `withheld_at` once, with its
+ * text replaced. What the version withheld in turn (`changes.withheld`) is kept, so an earlier
+ * redaction of the same work stays in force; the rest of its changes (section headings) goes.
  * Invariant: identity, number, authorship and time of a version never change.
  */
-export async function emptyWithheldVersions(tx: Tx, objectId: string, versions: number[], w: Omit<Withheld, 'inVersion'>): Promise<boolean> {
-  if (!versions.length) return false;
-  const col = await tx.$queryRawUnsafe<{ n: number }[]>(
-    `SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'object_versions' AND column_name = 'withheld_at'`,
-  );
-  if (!col[0]?.n) return false;
-  const empty = emptyContentOf(w.kind, w.message);
+export async function emptyWithheldVersions(tx: Tx, objectId: string, versions: number[], w: Omit<Withheld, 'inVersion'>): Promise<void> {
+  if (!versions.length) return;
   await tx.$executeRawUnsafe(
     `UPDATE object_versions
         SET name = $3, content = $4::jsonb, summary = $5, node_versions = NULL,
@@ -102,9 +95,8 @@ export async function emptyWithheldVersions(tx: Tx, objectId: string, versions: 
     objectId,
     versions,
     w.label,
-    JSON.stringify({ ...empty, withheld: true }),
+    JSON.stringify({ ...emptyContentOf(w.kind, w.message), withheld: true }),
     w.message,
     w.reason,
   );
-  return true;
 }
