@@ -4,6 +4,7 @@ import type { WebApprovalFragment } from '../gql/graphql';
 import { ApiError, describeError, newKey, request, usd } from '../lib/client';
 import { ResolveApprovalDoc } from '../lib/documents';
 import { useSession } from '../lib/hooks';
+import { ForgetWorks } from './ForgetWorks';
 
 export type Thumb = { src: string | null; mime: string; name?: string; label?: string };
 export type CardDocument = { name: string; markdown: string };
@@ -213,6 +214,7 @@ export function ApprovalCard({
         </table>
       )}
       {checkpointKind === 'CONFIRM' && documents.length > 0 && <DocumentView doc={documents[0]!} />}
+      {pending && (action.type === 'FORGET_MEMORY' || action.type === 'FORGET_EVIDENCE') && <ForgetWorks approvalId={approval.id} />}
       {checkpointKind === 'CHOOSE' && (
         <ul className="candidates" aria-label="Candidates" data-testid="candidates">
           {approval.options.map((o) => {

@@ -7,6 +7,7 @@ import { describeError, newKey, request } from '../lib/client';
 import { CorrectMemoryDoc, ForgetMemoryDoc, MemoriesDoc } from '../lib/documents';
 import { useSession } from '../lib/hooks';
 import { ApprovalCard } from './ApprovalCard';
+import { ForgetWorks } from './ForgetWorks';
 
 type MemoryNode = WebMemoriesQuery['workspace']['memories']['edges'][number]['node'];
 type Source = MemoryNode['evidence'][number]['evidence'];
@@ -53,7 +54,7 @@ function memoryMeta(m: MemoryNode): string {
   return [`${kind} ${scope}`.trim(), origin, status].filter(Boolean).join(' · ');
 }
 
-function MemoryItem({ m, reload }: { m: MemoryNode; reload: () => void }) {
+function MemoryItem({ m, reload, onDecided }: { m: MemoryNode; reload: () => void; onDecided: (approvalId: string) => void }) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(m.content);
   const [approval, setApproval] = useState<WebApprovalFragment | null>(null);
@@ -134,7 +135,18 @@ function MemoryItem({ m, reload }: { m: MemoryNode; reload: () => void }) {
           </button>
         </div>
       )}
-      {approval && <ApprovalCard approval={approval} thumbFor={() => null} onResolved={() => { setApproval(null); reload(); }} />}
+      {approval && (
+        <ApprovalCard
+          approval={approval}
+          thumbFor={() => null}
+          onResolved={() => {
+            // The works that contain it are offered after the memory is gone (the page shows them).
+            onDecided(approval.id);
+            setApproval(null);
+            reload();
+          }}
+        />
+      )}
       {error && <p className="error" role="alert">{error}</p>}
     </li>
   );
@@ -144,6 +156,8 @@ export function Memory() {
   const session = useSession();
   const [items, setItems] = useState<MemoryNode[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Forget cards decided on this page: their works, if any, are offered here (ForgetWorks). */
+  const [decided, setDecided] = useState<string[]>([]);
   const load = useCallback(async () => {
     try {
       const d = await request(MemoriesDoc, { workspaceId: session.workspaceId });
@@ -169,8 +183,15 @@ export function Memory() {
           ))}
         </ul>
       )}
+      {decided.map((id) => (
+        <ForgetWorks key={id} approvalId={id} />
+      ))}
       {items?.length === 0 && <p className="muted">Nothing remembered yet.</p>}
-      <ul className="memories">{items?.map((m) => <MemoryItem key={m.id} m={m} reload={() => void load()} />)}</ul>
+      <ul className="memories">
+        {items?.map((m) => (
+          <MemoryItem key={m.id} m={m} reload={() => void load()} onDecided={(id) => setDecided((d) => (d.includes(id) ? d : [...d, id]))} />
+        ))}
+      </ul>
     </div>
   );
 }

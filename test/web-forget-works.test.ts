@@ -1,0 +1,81 @@
+// Works stay the person's, in a real browser: forgetting a memory shows the works that contain it on
+// the confirmation card; nothing changes on confirming; after it, one click removes it from the
+// works the person leaves ticked, and the others stay as they are.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { toGlobalId } from './helpers/clients.ts';
+import { eventually } from './helpers/produce.ts';
+import { launch, shot, signIn, startWebApp, type WebApp } from './helpers/web.ts';
+
+let w: WebApp;
+let browser: Browser;
+let page: Page;
+before(async () => {
+  w = await startWebApp('webforgetworks');
+  ({ browser, page } = await launch());
+  await signIn(page, w.url, w.a.ownerToken);
+});
+after(async () => {
+  await browser?.close();
+  await w?.close();
+});
+
+async function raw<T>(query: string, variables: Record<string, unknown>): Promise<T> {
+  const r = await fetch(`${w.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${w.a.ownerToken}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await r.json()) as { data?: T; errors?: unknown[] };
+  if (body.errors?.length) throw new Error(JSON.stringify(body.errors));
+  return body.data!;
+}
+const createDoc = async (name: string, markdown: string) =>
+  (
+    await raw<{ createObject: { object: { id: string } } }>(`mutation($input: CreateObjectInput!) { createObject(input: $input) { object { id } } }`, {
+      input: { workspaceId: toGlobalId('Workspace', w.a.workspaceId), kind: 'DOCUMENT', name, content: { markdown } },
+    })
+  ).createObject.object.id;
+const current = async (id: string) =>
+  (await raw<{ node: { currentVersion: number; current: { markdown: string } } }>(`query($id: ID!) { node(id: $id) { ... on WorkspaceObject { currentVersion current { markdown } } } }`, { id })).node;
+
+test('the forget card lists the works; after confirming, one click removes it from the ticked ones', async () => {
+  await page.goto(`${w.url}/`);
+  const box = page.getByLabel('Message');
+  await box.fill('our brand color is zinnober teal');
+  await box.press('Enter');
+  const ws = toGlobalId('Workspace', w.a.workspaceId);
+  await eventually(
+    async () => (await raw<{ workspace: { memories: { edges: unknown[] } } }>(`query($id: ID!) { workspace(id: $id) { memories(first: 1) { edges { node { id } } } } }`, { id: ws })).workspace.memories.edges.length > 0,
+    'a memory extracted',
+    120_000,
+  );
+  const brief = await createDoc('Brand brief', 'Main colour: zinnober teal.');
+  const poster = await createDoc('Poster copy', 'Zinnober teal, big letters.');
+  await createDoc('Budget', 'Nothing about colours.');
+
+  await page.goto(`${w.url}/memory`);
+  const m = page.getByTestId('memory').first();
+  await m.waitFor();
+  await m.getByRole('button', { name: 'Forget…' }).click();
+  const card = page.locator('[data-testid=approval-IRREVERSIBLE]');
+  await card.getByTestId('forget-work').first().waitFor();
+  const listed = await card.getByTestId('forget-work').allInnerTexts();
+  assert.deepEqual(listed.map((l) => l.split(' v')[0]).sort(), ['Brand brief', 'Poster copy']);
+  await shot(page, '23-forget-works-card');
+  await card.getByRole('button', { name: 'Yes, do it' }).click();
+
+  const offer = page.getByTestId('forget-works');
+  await offer.getByRole('button', { name: /Remove it from 2 works/ }).waitFor();
+  assert.equal((await current(brief)).currentVersion, 1, 'nothing changed on confirming');
+  // Keep the poster as it is: untick it.
+  await offer.getByRole('checkbox', { name: /Poster copy/ }).uncheck();
+  await offer.getByRole('button', { name: 'Remove it from this work' }).click();
+  await offer.locator('[data-status=REDACTED]').waitFor();
+  await shot(page, '24-forget-works-done');
+  assert.match(await offer.locator('[data-status=REDACTED]').innerText(), /Brand brief v1.*removed \(now v2\)/s);
+  assert.match(await offer.locator('[data-status=KEPT]').innerText(), /Poster copy.*left as it is/s);
+  assert.deepEqual(await current(brief), { currentVersion: 2, current: { markdown: 'Main colour: [removed].' } });
+  assert.deepEqual(await current(poster), { currentVersion: 1, current: { markdown: 'Zinnober teal, big letters.' } });
+});
