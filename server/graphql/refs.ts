@@ -89,6 +89,8 @@ export const ApprovalOptionRef = builder.objectRef<ApprovalOption>('ApprovalOpti
 // The shared workspace.
 export const WorkspaceObjectRef = builder.objectRef<WorkspaceObject>('WorkspaceObject');
 export const ObjectVersionRef = builder.objectRef<ReadableVersion>('ObjectVersion');
+/** Content read as withheld because what it relied on was forgotten (store/sealing). */
+export const WithheldRef = builder.objectRef<{ reason: 'FORGOTTEN_MEMORY'; message: string }>('Withheld');
 export const ObjectVersionWithheldRef = builder.objectRef<Withheld>('ObjectVersionWithheld');
 export const ObjectAuthorRef = builder.objectRef<ObjectAuthor>('ObjectAuthor');
 export const ObjectFileRef = builder.objectRef<ObjectFile>('ObjectFile');

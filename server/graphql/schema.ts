@@ -66,6 +66,7 @@ import './types/step.ts';
 import './types/task-cost.ts';
 import './types/task-event-connection.ts';
 import './types/task-event.ts';
+import './types/withheld.ts';
 import './types/task-line.ts';
 import './types/task.ts';
 import './types/thread.ts';

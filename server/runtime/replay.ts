@@ -8,6 +8,7 @@ import { canonicalJson } from '../channel/payload.ts';
 import { digestRequest, dynamicsOf, loadCompactions, loadTaskInbox, loadTaskNotices, loadTaskSteps, renderContext, reviseOrdinalsOf } from './context.ts';
 import { eventsAfter } from '../store/journal/events.ts';
 import type { Decision } from './journal.ts';
+import { WITHHELD_TEXT } from '../domain/sealing.ts';
 import { applyEvent, initialTaskState, type TaskState } from './task-state.ts';
 
 export type Divergence = {
@@ -19,7 +20,22 @@ export type Divergence = {
   actual?: unknown;
 };
 
-export type ReplayReport = { taskId: string; steps: number; toolCalls: number; divergence: Divergence | null };
+export type ReplayReport = {
+  taskId: string;
+  steps: number;
+  toolCalls: number;
+  divergence: Divergence | null;
+  /**
+   * Steps that cannot be compared because what they were asked or decided is withheld: it relied on
+   * a memory that was forgotten (its data key destroyed, or its request redacted). Not a divergence.
+   */
+  withheld: { turn: number; step: number }[];
+};
+
+/** Whether a recorded step's request or decision reads as withheld (store/sealing, forgetting). */
+function withheldStep(s: { request: unknown; decision: unknown }): boolean {
+  return s.request === null || canonicalJson(s.request).includes(WITHHELD_TEXT) || canonicalJson(s.decision).includes(WITHHELD_TEXT);
+}
 
 export async function replayTask(prisma: PrismaClient, taskId: string): Promise<ReplayReport> {
   const steps = await loadTaskSteps(prisma, taskId);
@@ -27,7 +43,7 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
   const notices = await loadTaskNotices(prisma, taskId);
   // Payloads stored by reference (a next round's inherited rounds, large outputs) are loaded in their place.
   const events = await eventsAfter(prisma, taskId, 0);
-  const report: ReplayReport = { taskId, steps: steps.length, toolCalls: steps.reduce((n, s) => n + s.toolCalls.length, 0), divergence: null };
+  const report: ReplayReport = { taskId, steps: steps.length, toolCalls: steps.reduce((n, s) => n + s.toolCalls.length, 0), divergence: null, withheld: [] };
 
   // The task brief as it was when each step was decided: fold the events up to that step's STEP_DECIDED.
   const briefAt: TaskState[] = [];
@@ -46,6 +62,10 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
   for (let k = 0; k < steps.length; k++) {
     const s = steps[k]!;
     const where = { turn: s.turnNumber, step: s.index };
+    if (withheldStep(s)) {
+      report.withheld.push(where);
+      continue;
+    }
     const history = steps.slice(0, k);
     const seenSteps = new Set(history.map((h) => `${h.turnId}:${h.index}`));
     const consumed = inbox.filter((i) => i.consumedTurnId && seenSteps.has(`${i.consumedTurnId}:${i.consumedStep}`));
