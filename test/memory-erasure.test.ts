@@ -25,6 +25,9 @@ import type { Viewer } from '../server/auth/viewer.ts';
 import { extractEvidence } from '../server/services/memory/extract-memories.ts';
 import { sendMessage } from '../server/services/messages/send-message.ts';
 import { WITHHELD_TEXT } from '../server/domain/sealing.ts';
+import { buildWorkerInput } from '../server/runtime/context.ts';
+import { replayTask } from '../server/runtime/replay.ts';
+import { loadTaskState } from '../server/runtime/task-state.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { gql, gqlOk, toGlobalId } from './helpers/clients.ts';
 import { waitFor } from './helpers/wait.ts';
@@ -178,6 +181,9 @@ describe('forgetting a remembered value that the agent copied everywhere', () =>
     assert.ok(payloads.includes(MARKER));
     const steps = JSON.stringify(view.turns);
     assert.ok(steps.includes(MARKER), 'decisions and tool inputs');
+    // Sealed at rest, the journal still replays exactly while its keys live.
+    const replay = await replayTask(prisma, taskId);
+    assert.deepEqual([replay.divergence, replay.withheld], [null, []]);
 
     // At rest, outside the chat history, the works, memory itself and the tasks' summaries and search
     // index (plain, for the router; rebuilt when forgetting), the marker is stored only sealed.
@@ -221,6 +227,21 @@ describe('forgetting a remembered value that the agent copied everywhere', () =>
     // A wrong or stale read path can never bring it back: the key material is gone from the row.
     const keys = await prisma.dataKey.findMany({ where: { taskId } });
     assert.ok(keys.length >= 1 && keys.every((k) => k.material === null && k.destroyedReason === 'FORGOTTEN'));
+  });
+
+  test('replay reports the withheld steps as withheld, not as a divergence; the state tail and the next context carry no forgotten value', async () => {
+    const { prisma } = t.app.deps;
+    const report = await replayTask(prisma, taskId);
+    assert.equal(report.divergence, null, JSON.stringify(report.divergence));
+    assert.ok(report.withheld.length >= 6, `withheld steps: ${report.withheld.length} of ${report.steps}`);
+    // The fold a takeover starts from (snapshots were dropped and rebuilt from the log) and the
+    // context the next step would be given, tail included.
+    const { state } = await loadTaskState(prisma, taskId);
+    assert.ok(!JSON.stringify(state).includes(MARKER));
+    const ctx = await buildWorkerInput(prisma, taskId, undefined, { capabilities: null }, t.app.deps.memory.context);
+    const text = JSON.stringify(ctx);
+    assert.ok(!text.includes(MARKER), 'the next request');
+    assert.match(text, /\[task state\]/);
   });
 
   test('the router no longer finds the task by the forgotten value', async () => {
