@@ -26,6 +26,7 @@ import { createEmbedder, type Embedder } from './routing/embeddings.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { MemoryDeps } from './services/memory/extract-memories.ts';
 import { ensureMemoryQueue, startMemoryWorker } from './services/memory/jobs.ts';
+import { createModelExtractor } from './services/memory/model-extractor.ts';
 import { MemoryWorkerContext } from './services/memory/worker-context.ts';
 import type { RuntimeDeps } from './runtime/deps.ts';
 import { createModelProvider } from './runtime/models/provider.ts';
@@ -138,7 +139,10 @@ export async function createApp(config: Config, connectionString: string, opts: 
       ? opts.embedder
       : createEmbedder({ apiKey: config.openai.apiKey, baseUrl: config.openai.baseUrl, model: config.openai.embeddingModel });
   // Long-term memory: extraction deps (jobs, on-demand) and the worker's context port.
-  const memory: MemoryDeps = { prisma, log, embedder, faults: opts.memory?.faults };
+  // With a configured model, extraction reads free wording through it (the cheaper router model);
+  // offline, and with a test's scripted model, the rules do.
+  const extractor = models.info.provider === 'openai' ? createModelExtractor({ model: models.chat('router'), modelName: models.info.routerModel, log }) : undefined;
+  const memory: MemoryDeps = { prisma, log, embedder, faults: opts.memory?.faults, ...(extractor ? { extractor } : {}) };
   const memoryContext = new MemoryWorkerContext(
     { prisma, notifier, log, embedder },
     { timeoutMs: opts.memory?.timeoutMs ?? config.memory?.timeoutMs ?? 300, retrievalDelayMs: opts.memory?.retrievalDelayMs },

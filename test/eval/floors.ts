@@ -64,25 +64,39 @@ export const ROUTING_FLOORS: { development: RoutingFloors; heldout: RoutingFloor
   },
 };
 
+/**
+ * Through the model extractor with the evaluation's scripted model (test/eval/memory.ts), on both
+ * sets: forgetting and erasure hold whatever extracted the memory, every case.
+ */
+export const MEMORY_MODEL_FLOORS: MemoryFloors = { forgetting: 1 };
+
 export const MEMORY_FLOORS: { development: MemoryFloors; heldout: MemoryFloors } = {
-  // measured: 100% in every category (the development set is what the extractor was written from)
+  // measured: 100% in every category, 130/130 (in-sample: the 70 free-wording cases were written
+  // from the classes the extractor then learnt; the first 60 from its templates)
   development: {
     extraction: 0.95,
     'multi-session': 0.95,
     temporal: 0.95,
     'knowledge-update': 0.95,
     abstention: 0.95,
+    'one-off': 0.95,
+    'stated-inferred': 0.95,
+    restated: 0.95,
     forgetting: 0.95,
     overall: 0.95,
   },
-  // measured: extraction 38.5, multi-session 42.9, temporal 71.4, knowledge-update 71.4, abstention 100, forgetting 100; overall 68.0
+  // measured: extraction 75.0, multi-session 57.1, temporal 90.9, knowledge-update 83.3, abstention
+  // 100, one-off 100 (4 cases), stated-inferred 100 (3), restated 100 (2), forgetting 100; overall 86.3.
   heldout: {
-    extraction: 0.33,
-    'multi-session': 0.37,
-    temporal: 0.66,
-    'knowledge-update': 0.66,
+    extraction: 0.7,
+    'multi-session': 0.52,
+    temporal: 0.85,
+    'knowledge-update': 0.78,
     abstention: 0.95,
+    'one-off': 0.95,
+    'stated-inferred': 0.95,
+    restated: 0.95,
     forgetting: 0.95,
-    overall: 0.63,
+    overall: 0.81,
   },
 };

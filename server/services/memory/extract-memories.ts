@@ -10,10 +10,17 @@ import { lockEvidence, unextractedEvidence } from '../../store/memory/evidence.t
 import { EXTRACTOR_VERSION, extractCandidates, validateCandidates, type Rejection, type SourceKind } from './extractor.ts';
 import { addSummarySentence, applyCandidate, rebuildProfile, type Applied, type EvidenceRow } from './store.ts';
 
-/** Produces raw candidates for a text (the model extractor, or the rule-based one). */
-export type CandidateSource = { version: string; extract(text: string, source: SourceKind): Promise<unknown[]> };
+/**
+ * Produces raw candidates for a text written at `at` (the model extractor, or the rule-based one).
+ * A source that fell back to another extractor says so with the version that produced them, which
+ * is the one recorded (a model that failed leaves its own version unrecorded, to be tried again).
+ */
+export type CandidateSource = {
+  version: string;
+  extract(text: string, source: SourceKind, at: Date): Promise<unknown[] | { candidates: unknown[]; version: string }>;
+};
 
-export const ruleExtractor: CandidateSource = { version: EXTRACTOR_VERSION, extract: async (text, source) => extractCandidates(text, source) };
+export const ruleExtractor: CandidateSource = { version: EXTRACTOR_VERSION, extract: async (text, source, at) => extractCandidates(text, source, at) };
 
 export type MemoryDeps = {
   prisma: PrismaClient;
@@ -32,12 +39,14 @@ export async function extractEvidence(deps: MemoryDeps, evidenceId: string): Pro
   if (done) return { evidenceId, status: 'ALREADY_APPLIED', applied: [], rejected: [] };
   const first = await deps.prisma.memoryEvidence.findUniqueOrThrow({ where: { id: evidenceId } });
   // The model call (if any) happens outside the transaction; its output is validated inside.
-  const raw = first.status === 'ACTIVE' ? await extractor.extract(first.text, first.kind) : [];
+  const got = first.status === 'ACTIVE' ? await extractor.extract(first.text, first.kind as SourceKind, first.occurredAt) : [];
+  const raw = Array.isArray(got) ? got : got.candidates;
+  const version = Array.isArray(got) ? extractor.version : got.version;
   const report = await deps.prisma.$transaction(
     async (tx) => {
       const ev = await lockEvidence(tx, evidenceId);
       if (!ev.length) throw new Error(`evidence ${evidenceId} vanished`);
-      const again = await tx.memoryExtraction.findUnique({ where: { evidenceId_extractorVersion: { evidenceId, extractorVersion: extractor.version } } });
+      const again = await tx.memoryExtraction.findUnique({ where: { evidenceId_extractorVersion: { evidenceId, extractorVersion: version } } });
       if (again) return { evidenceId, status: 'ALREADY_APPLIED' as const, applied: [], rejected: [] };
       const e = await tx.memoryEvidence.findUniqueOrThrow({ where: { id: evidenceId } });
       let out: ExtractionReport;
@@ -46,7 +55,7 @@ export async function extractEvidence(deps: MemoryDeps, evidenceId: string): Pro
       else if (tomb) out = { evidenceId, status: 'SUPPRESSED', applied: [], rejected: [] };
       else {
         const row: EvidenceRow = { ...e, kind: e.kind as SourceKind };
-        const { accepted, rejected } = validateCandidates(raw, e.text, row.kind);
+        const { accepted, rejected } = validateCandidates(raw, e.text, row.kind, e.occurredAt);
         const applied: Applied[] = [];
         for (const c of accepted) {
           const a = await applyCandidate(tx, row, c);
@@ -64,7 +73,7 @@ export async function extractEvidence(deps: MemoryDeps, evidenceId: string): Pro
       await tx.memoryExtraction.create({
         data: {
           evidenceId,
-          extractorVersion: extractor.version,
+          extractorVersion: version,
           report: { status: out.status, applied: out.applied.length, rejected: out.rejected.map((r) => ({ reason: r.reason, detail: r.detail })) } as Prisma.InputJsonValue,
         },
       });

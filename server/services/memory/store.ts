@@ -96,6 +96,11 @@ export async function applyCandidate(tx: Tx, ev: EvidenceRow, c: Candidate): Pro
   }
   const refine = c.mode === 'add' && prev;
   const value = refine ? mergeValues(prev.value, c.value) : c.value;
+  // A date in the wording ("since April", "last spring") starts the version then: never after the
+  // message, and never before the version the message found in effect began (that one was said to
+  // hold then).
+  let validFrom = ev.occurredAt;
+  if (c.validFrom && c.validFrom.getTime() < ev.occurredAt.getTime()) validFrom = prev && prev.validFrom.getTime() >= c.validFrom.getTime() ? new Date(prev.validFrom.getTime() + 1) : c.validFrom;
   const version = await tx.memoryVersion.create({
     data: {
       memoryId: memory.id,
@@ -105,7 +110,7 @@ export async function applyCandidate(tx: Tx, ev: EvidenceRow, c: Candidate): Pro
       content: contentFor(c.subjectKey, value),
       origin,
       confidence: c.confidence,
-      validFrom: ev.occurredAt,
+      validFrom,
       derivedFromId: refine ? prev.id : null,
       links: { create: { evidenceId: ev.id, role: refine ? 'REFINE' : 'ORIGIN' } },
     },
