@@ -70,6 +70,14 @@ export const DEICTIC =
 export const FACT_QUESTION =
   /^(what|which|when|who|how many|how much|how long|wie viele|wie lange|welche[rsnm]?|wann|wer|quel(le)?s?|quand|combien|cual(es)?|cuando|cuanto|cuantos|cuantas|quien)\b|\b(remind me|erinnere mich|rappelle moi|recuerdame)\b|^(什么时候|多少|几|哪个|哪一|哪些)|(是哪|用的是|いつ|どれ|どの|何ページ|何色)/u;
 
+/**
+ * A question about what was decided or said in earlier work ("what did we settle on for the
+ * posters?", "was haben wir … entschieden?", "qu'avons-nous décidé …?", "¿qué decidimos …?",
+ * "上周我们定了什么？", "何を決めましたか？"): answered by the main thread from memory, like a fact question.
+ */
+export const EARLIER_QUESTION =
+  /\b(settled on|decided on|agreed on|did we (decide|settle|agree|choose|pick|go with)|entschieden|beschlossen|vereinbart|festgelegt|ausgesucht|decide|decidee|choisi|convenu|retenu|decidimos|elegimos|acordamos|escogimos)\b|定了什么|决定了什么|選んだ|選びましたか|決めましたか|決めたの/u;
+
 export const QUESTION_START =
   /^(?:what|how|which|when|where|why|who|is there|are there|do you|can you tell|could you tell|was|wie|welche|wann|wo|warum|wer|gibt es|kannst du mir sagen|qu est|quoi|comment|quel|combien|que|como|cual|什么|怎么|哪|为什么|有没有|多少|是不是|なに|何|どう|どれ|いつ)/u;
 

@@ -18,6 +18,7 @@ import {
   CREATE_VERB,
   CUE_WORDS,
   DEICTIC,
+  EARLIER_QUESTION,
   FACT_QUESTION,
   GREETING,
   INDEFINITE_OBJECT,
@@ -347,8 +348,10 @@ export function routeOffline(text: string, index: TaskIndexEntry[], now = new Da
     return decide('NEW_TASK', otherClient ? 'new work for a client no task has' : `new work modelled on "${model?.title ?? 'earlier work'}"`, { title });
   }
 
-  // A question about facts of the work ("which typeface did we use on the posters?") is answered.
+  // A question about facts of the work ("which typeface did we use on the posters?") or about what
+  // was decided in earlier work ("was haben wir für die Poster entschieden?") is answered.
   if (question && has(FACT_QUESTION, n) && !creative && !requestBeside(FACT_QUESTION)) return decide('ANSWER', 'a question about the work');
+  if (question && has(EARLIER_QUESTION, n) && !creative && !requestBeside(EARLIER_QUESTION)) return decide('ANSWER', 'a question about earlier work');
   // A question alone in one clause ("did the render finish?") is answered even when a noun of it
   // reads like a request ("render", "film").
   if (question && (has(APP_QUESTION, n) || !creative) && !(best && best.score >= STRONG && has(DEICTIC, n))) {

@@ -147,6 +147,7 @@ export const de: Texts = {
   nothingToRemember: 'Notiert. Ich habe darin nichts Dauerhaftes zum Merken gefunden; sag es etwa so: „unsere Markenfarbe ist …“.',
   recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}: ${f.value} (das hast du mir am ${formatDate('de', f.since)} gesagt).`).join('\n'),
   recallUnknown: 'Das habe ich mir nicht gemerkt — es hat mir noch niemand gesagt. Sag es mir („unsere Markenfarbe ist …“), dann merke ich es mir.',
+  recalledEpisodes: (episodes) => ['Aus früherer Arbeit:', ...episodes.map((e) => `- ${formatDate('de', e.day)}, ${e.task ? `in ${q(e.task)}` : 'in unserem Thread'}: ${LABEL[e.kind]}: ${e.value} [${e.cites}]`)].join('\n'),
 
   steered: (signal, title, result) => {
     if (result === 'ended') return `${q(title)} ist bereits beendet; da gibt es nichts zu ${VERB[signal]}.`;

@@ -161,6 +161,7 @@ export const en: Texts = {
   nothingToRemember: 'Noted. I found no lasting fact in that to remember; say it like “our brand color is …” or “I prefer …”.',
   recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}: ${f.value} (you told me on ${formatDate('en', f.since)}).`).join('\n'),
   recallUnknown: "I don't have that remembered — nobody has told me yet. Tell me (“our brand color is …”) and I'll remember it.",
+  recalledEpisodes: (episodes) => ['From earlier work:', ...episodes.map((e) => `- ${formatDate('en', e.day)}, ${e.task ? `in ${q(e.task)}` : 'in our thread'}: ${LABEL[e.kind]}: ${e.value} [${e.cites}]`)].join('\n'),
 
   steered: (signal, title, result) => {
     if (result === 'ended') return `${q(title)} has already ended; there is nothing to ${VERB[signal]}.`;

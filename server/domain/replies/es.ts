@@ -147,6 +147,7 @@ export const es: Texts = {
   nothingToRemember: 'Tomo nota, pero no he encontrado ningún dato que deba guardar; dímelo por ejemplo así: «nuestro color de marca es …».',
   recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}: ${f.value} (me lo dijiste el ${formatDate('es', f.since)}).`).join('\n'),
   recallUnknown: 'No tengo eso guardado — nadie me lo ha dicho todavía. Dímelo («nuestro color de marca es …») y lo recordaré.',
+  recalledEpisodes: (episodes) => ['Del trabajo anterior:', ...episodes.map((e) => `- ${formatDate('es', e.day)}, ${e.task ? `en ${q(e.task)}` : 'en nuestro hilo'}: ${LABEL[e.kind]}: ${e.value} [${e.cites}]`)].join('\n'),
 
   steered: (signal, title, result) => {
     if (result === 'ended') return `${q(title)} ya ha terminado; no hay nada que ${VERB[signal]}.`;

@@ -147,6 +147,7 @@ export const fr: Texts = {
   nothingToRemember: "C'est noté. Je n'y ai trouvé rien de durable à retenir ; dites-le par exemple ainsi : « notre couleur de marque est … ».",
   recalled: (facts) => facts.map((f) => `${LABEL[f.kind]} : ${f.value} (vous me l'avez dit le ${formatDate('fr', f.since)}).`).join('\n'),
   recallUnknown: "Je n'ai rien retenu à ce sujet — personne ne me l'a encore dit. Dites-le-moi (« notre couleur de marque est … ») et je le retiendrai.",
+  recalledEpisodes: (episodes) => ["D'après le travail précédent :", ...episodes.map((e) => `- le ${formatDate('fr', e.day)}, ${e.task ? `dans ${q(e.task)}` : 'dans notre fil'} : ${LABEL[e.kind]} : ${e.value} [${e.cites}]`)].join('\n'),
 
   steered: (signal, title, result) => {
     if (result === 'ended') return `${q(title)} est déjà terminée ; il n'y a plus rien à ${VERB[signal]}.`;

@@ -146,6 +146,7 @@ export const ja: Texts = {
   nothingToRemember: '承知しました。ただ、覚えておくべき内容は見つかりませんでした。「ブランドカラーは…」のように伝えてください。',
   recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}：${f.value}（${formatDate('ja', f.since)}に伺いました）。`).join('\n'),
   recallUnknown: 'それは覚えていません——まだ誰からも聞いていません。教えていただければ（「ブランドカラーは…」）、覚えておきます。',
+  recalledEpisodes: (episodes) => ['以前の作業の記録：', ...episodes.map((e) => `- ${formatDate('ja', e.day)}、${e.task ? `${q(e.task)}で` : 'このスレッドで'}：${LABEL[e.kind]}：${e.value} [${e.cites}]`)].join('\n'),
 
   steered: (signal, title, result) => {
     if (result === 'ended') return `${q(title)}はすでに終了しています。`;

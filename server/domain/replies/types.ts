@@ -111,6 +111,8 @@ export interface Texts {
   nothingToRemember: string;
   recalled(facts: (Fact & { since: Date })[]): string;
   recallUnknown: string;
+  /** Episodes of earlier work answering a question: the day, the task (null: the thread), what was said, and its citations ("e:…, s:…"). */
+  recalledEpisodes(episodes: (Fact & { day: Date; task: string | null; cites: string })[]): string;
 
   // Steering a task from the thread.
   steered(signal: SteerSignal, title: string, result: 'done' | 'already' | 'ended'): string;

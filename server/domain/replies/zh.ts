@@ -145,6 +145,7 @@ export const zh: Texts = {
   nothingToRemember: '记下了。不过我没找到需要长期记住的内容；可以这样说：“我们的品牌色是……”。',
   recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}：${f.value}（你在${formatDate('zh', f.since)}告诉我的）。`).join('\n'),
   recallUnknown: '我没有记住这个——还没有人告诉过我。告诉我（“我们的品牌色是……”），我就会记住。',
+  recalledEpisodes: (episodes) => ['之前的工作记录：', ...episodes.map((e) => `- ${formatDate('zh', e.day)}，${e.task ? `在${q(e.task)}中` : '在我们的对话中'}：${LABEL[e.kind]}：${e.value} [${e.cites}]`)].join('\n'),
 
   steered: (signal, title, result) => {
     if (result === 'ended') return `${q(title)}已经结束，无需${VERB[signal]}。`;

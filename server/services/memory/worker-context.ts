@@ -1,8 +1,11 @@
-// Long-term memory in the worker's context. The profile (a versioned snapshot) and the memories
-// relevant to the task, with citations, form one delimited system section; which memories and
-// evidence were shown is recorded in memory_uses for the step. Enrichment is optional: when the
-// retrieval takes longer than the timeout the step goes on without it and the journal says so
-// (MEMORY_UNAVAILABLE). What forgetting withholds is computed separately and never skipped.
+// Long-term memory in the worker's context. The profile (a versioned snapshot), the memories
+// relevant to the task and the episodes of earlier work relevant to it (episodes.ts: this task's
+// earlier phases and others that meet its title and brief), each with citations, form one delimited
+// system section; which memory versions and evidence were shown — an episode's version and every
+// source it rests on included — is recorded in memory_uses for the step, so forgetting finds the
+// steps that relied on them. Enrichment is optional: when the retrieval takes longer than the
+// timeout the step goes on without it and the journal says so (MEMORY_UNAVAILABLE). What
+// forgetting withholds is computed separately and never skipped.
 import { appendNow } from '../../channel/unit-of-work.ts';
 import type { EventNotifier } from '../../channel/notifier.ts';
 import type { PrismaClient } from '../../db/client.ts';
@@ -11,6 +14,7 @@ import { forgottenUses, revokedInboxItems, stepsThatRead } from '../../store/mem
 import type { Embedder } from '../../routing/embeddings.ts';
 import type { WorkerMemory, WorkerMemoryContext } from '../../runtime/memory.ts';
 import { stepsAt } from './forget.ts';
+import { retrieveEpisodes, type RetrievedEpisode } from './episodes.ts';
 import { retrieveMemories, type RetrievedMemory } from './retrieve-memories.ts';
 
 export type WorkerMemoryOptions = {
@@ -18,14 +22,25 @@ export type WorkerMemoryOptions = {
   /** Fault injection for tests: delay the retrieval by this much. */
   retrievalDelayMs?: number;
   maxMemories?: number;
+  /** Episodes of earlier work shown at most (5 by default). */
+  maxEpisodes?: number;
 };
+
+/** Episodes of other phases the worker's relevance test reads at most per step (the newest). */
+const WORKER_EPISODE_CANDIDATES = 200;
 
 export const MEMORY_SECTION_START = '<long-term-memory>';
 export const MEMORY_SECTION_END = '</long-term-memory>';
 
-/** Pure: the section text. Stable for a given profile version and memory set (no timestamps). */
-export function renderMemorySection(profile: { version: number; text: string } | null, memories: RetrievedMemory[]): string | null {
-  if (!profile?.text && !memories.length) return null;
+/** What the section shows of an episode (retrieveEpisodes' results fit). */
+export type SectionEpisode = Pick<RetrievedEpisode, 'summaryId' | 'day' | 'taskTitle' | 'text' | 'evidenceIds'>;
+
+/**
+ * Pure: the section text. Stable for a given profile version, memory set and episode set: an
+ * episode carries its own day (a fact of the past, not the clock).
+ */
+export function renderMemorySection(profile: { version: number; text: string } | null, memories: RetrievedMemory[], episodes: SectionEpisode[] = []): string | null {
+  if (!profile?.text && !memories.length && !episodes.length) return null;
   const lines = [
     MEMORY_SECTION_START,
     'Long-term memory about the user and workspace. Background only: the task brief and the user\'s latest messages take precedence. Cite [e:<id>] when you rely on a memory.',
@@ -36,6 +51,13 @@ export function renderMemorySection(profile: { version: number; text: string } |
     for (const m of memories) {
       const cites = m.citations.map((c) => `e:${c.evidenceId.slice(0, 8)}`).join(', ');
       lines.push(`- ${m.content}${m.origin === 'INFERRED' ? ' (inferred, unconfirmed)' : ''} [${cites}]`);
+    }
+  }
+  if (episodes.length) {
+    lines.push('Earlier work (episodes, oldest first; what was said then, which later statements may have changed):');
+    for (const e of [...episodes].sort((a, b) => a.day.getTime() - b.day.getTime())) {
+      const cites = [...e.evidenceIds.map((id) => `e:${id.slice(0, 8)}`), `s:${e.summaryId.slice(0, 8)}`].join(', ');
+      lines.push(`- ${e.day.toISOString().slice(0, 10)}, ${e.taskTitle ? `in "${e.taskTitle}"` : 'in the main thread'}: ${e.text} [${cites}]`);
     }
   }
   lines.push(MEMORY_SECTION_END);
@@ -103,14 +125,15 @@ export class MemoryWorkerContext implements WorkerMemory {
     const brand = await retrieveMemories(this.deps.prisma, { ...q, kinds: ['BRAND_RULE'] });
     const seen = new Set<string>();
     const memories = [...brand, ...relevant].filter((m) => !seen.has(m.versionId) && seen.add(m.versionId)).slice(0, q.limit);
-    const section = renderMemorySection(profile, memories);
+    const episodes = await this.episodesFor(task.workspaceId, task.createdById, taskId, `${task.title} ${task.goal}`);
+    const section = renderMemorySection(profile, memories, episodes);
     if (section) {
       const profileRow = profile
         ? await this.deps.prisma.memoryProfile.findUnique({ where: { workspaceId_userId_version: { workspaceId: task.workspaceId, userId: task.createdById, version: profile.version } } })
         : null;
       const entries = ((profileRow?.entries ?? []) as { versionId: string }[]).map((e) => e.versionId);
-      const versionIds = [...new Set([...memories.map((m) => m.versionId), ...entries])];
-      const evidenceIds = [...new Set(memories.flatMap((m) => m.citations.map((c) => c.evidenceId)))];
+      const versionIds = [...new Set([...memories.map((m) => m.versionId), ...episodes.map((e) => e.versionId), ...entries])];
+      const evidenceIds = [...new Set([...memories.flatMap((m) => m.citations.map((c) => c.evidenceId)), ...episodes.flatMap((e) => e.evidenceIds)])];
       const evOfEntries = entries.length ? await this.deps.prisma.memoryLink.findMany({ where: { versionId: { in: entries } }, select: { evidenceId: true } }) : [];
       for (const e of evOfEntries) if (!evidenceIds.includes(e.evidenceId)) evidenceIds.push(e.evidenceId);
       await this.deps.prisma.memoryUse.createMany({
@@ -122,6 +145,21 @@ export class MemoryWorkerContext implements WorkerMemory {
       });
     }
     return section;
+  }
+
+  /**
+   * Episodes of earlier work for a task: its own earlier phases, then others that meet its title and
+   * brief (the brief's words only: a date in it is no question about a time), newest first, at most
+   * `maxEpisodes`. What a correction replaced is left out: the person said it was wrong.
+   */
+  private async episodesFor(workspaceId: string, userId: string, taskId: string, text: string): Promise<RetrievedEpisode[]> {
+    const limit = this.options.maxEpisodes ?? 5;
+    if (limit <= 0) return [];
+    const own = await retrieveEpisodes(this.deps.prisma, { workspaceId, userId, taskId, limit, excludeCorrected: true });
+    // Relevance is decided on the newest candidates only: this runs for every step, within the memory timeout.
+    const related = await retrieveEpisodes(this.deps.prisma, { workspaceId, userId, text, readTime: false, limit, candidates: WORKER_EPISODE_CANDIDATES, excludeCorrected: true });
+    const seen = new Set<string>();
+    return [...own.episodes, ...related.episodes].filter((e) => !seen.has(e.sentenceId) && seen.add(e.sentenceId)).slice(0, limit);
   }
 
   /** Steps that used forgotten memory or revoked evidence, and inbox items of revoked messages. */

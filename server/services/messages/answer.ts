@@ -25,6 +25,7 @@ import { statusLine, statusText } from '../../domain/replies/status.ts';
 import { textsFor, type Texts } from '../../domain/replies/texts.ts';
 import type { SteerSignal } from '../../domain/replies/types.ts';
 import type { RouteDecision } from '../../routing/types.ts';
+import { asksAboutEarlierWork, retrieveEpisodes, timeWindow, type RetrievedEpisode } from '../memory/episodes.ts';
 import { retrieveMemories } from '../memory/retrieve-memories.ts';
 import { statedFacts } from './replies/remember.ts';
 import { liveTaskIds, taskSnapshots } from './replies/status.ts';
@@ -93,12 +94,27 @@ export async function answerInThread(ctx: ThreadCtx, input: ThreadInput, d: Rout
   }
 
   if (isQuestion(input.text)) {
+    // Earlier work ("what did we settle on for the coffee posters last week?"): the episodes of that
+    // time and subject, with their citations — before the current facts when the question names a
+    // time, after them otherwise.
+    const earlier = asksAboutEarlierWork(input.text);
+    const episodes = async () =>
+      earlier ? (await retrieveEpisodes(deps.prisma, { workspaceId: input.workspaceId, userId: viewer.userId, text: input.text, limit: 5 }).catch(() => ({ episodes: [] }))).episodes : [];
+    const dated = earlier && timeWindow(input.text, new Date()).window !== null;
+    if (dated) {
+      const found = await episodes();
+      if (found.length) return say(t.recalledEpisodes(found.map(episodeLine)));
+    }
     // What the workspace remembers, when the question names it (its subject, not just a shared word):
     // stored facts before any model's words.
     const found = (await retrieveMemories(deps.prisma, { workspaceId: input.workspaceId, userId: viewer.userId, text: input.text, limit: 3 }, deps.embedder).catch(() => [])).filter(
       (m) => m.score >= 2,
     );
     if (found.length) return say(t.recalled(found.map((m) => ({ ...fact(m.subjectKey, m.value), since: m.citations[0]?.occurredAt ?? m.validFrom }))));
+    if (earlier && !dated) {
+      const found = await episodes();
+      if (found.length) return say(t.recalledEpisodes(found.map(episodeLine)));
+    }
   }
   // A model configured: its answer. Offline: only what the rules and the stored state can say.
   if (d.method === 'MODEL' && d.reply) return say(d.reply);
@@ -113,6 +129,12 @@ export async function answerInThread(ctx: ThreadCtx, input: ThreadInput, d: Rout
     return say(await workingOn(ctx, input, t));
   }
   return say(t.cannotAnswer(offline));
+}
+
+/** An episode as the thread cites it: its sources (e:…) and its summary (s:…), as the worker's context does. */
+function episodeLine(e: RetrievedEpisode) {
+  const cites = [...e.evidenceIds.map((id) => `e:${id.slice(0, 8)}`), `s:${e.summaryId.slice(0, 8)}`].join(', ');
+  return { ...fact(e.subjectKey, e.value), day: e.day, task: e.taskTitle, cites };
 }
 
 async function workingOn(ctx: ThreadCtx, input: ThreadInput, t: Texts): Promise<string> {
