@@ -78,6 +78,11 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
       .map((m) => (m as { type?: string; content?: unknown }))
       .find((m) => m.type === 'system' && typeof m.content === 'string' && m.content.startsWith('[capabilities]'));
     const capabilities = recordedKnowledge ? String(recordedKnowledge.content).split('\n\n[guide: ')[0]! : null;
+    // So is the long-term memory section: what memory held then (retrieval is not replayed).
+    const recordedMemory = (recorded.messages ?? [])
+      .map((m) => (m as { type?: string; content?: unknown }))
+      .find((m) => m.type === 'system' && typeof m.content === 'string' && m.content.startsWith('<long-term-memory>'));
+    const memorySection = recordedMemory ? String(recordedMemory.content) : null;
     const noticesBefore = notices.filter((n) => n.consumedTurnId && seenSteps.has(`${n.consumedTurnId}:${n.consumedStep}`));
     const noticesNow = notices.filter((n) => n.consumedTurnId === s.turnId && n.consumedStep === s.index);
     const tail = recorded.stateSeq !== undefined ? foldAt.get(recorded.stateSeq) : undefined;
@@ -90,7 +95,7 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
         fresh,
         notices: { consumed: noticesBefore, fresh: noticesNow },
         dynamics: tail ? dynamicsOf(tail) : { checklist: brief.checklist ?? null },
-        knowledge: { capabilities },
+        knowledge: { capabilities, memorySection },
         stateSeq: recorded.stateSeq ?? 0,
         reviseOrdinals: reviseOrdinalsOf(history, inbox),
       },
