@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { ChatOpenAI } from '@langchain/openai';
 import { createPrisma, type PrismaClient } from '../server/db/client.ts';
 import { extractEvidence, extractPending, type CandidateSource } from '../server/services/memory/extract-memories.ts';
+import { forgetEvidenceNow } from '../server/services/memory/forget.ts';
 import { dateInWording, EXTRACTOR_VERSION, extractCandidates, validateCandidates, type SourceKind } from '../server/services/memory/extractor.ts';
 import { createModelExtractor, EXTRACTION_TOOL, type ModelMemory } from '../server/services/memory/model-extractor.ts';
 import { retrieveMemories } from '../server/services/memory/retrieve-memories.ts';
@@ -99,6 +100,17 @@ describe('the rules read free wording', () => {
       "Our client's name is Jorge Ramos.",
       'The weather in Hamburg was lovely.',
       'Ich wohne nicht mehr in Köln.',
+      '東京に住んでいません。',
+      // Words of the classes used otherwise: a contract signed with someone, work one is done
+      // with, a limit, a date moved, a visit.
+      'Please sign the contract with Adobe.',
+      'Unterschreib den Vertrag mit Adobe.',
+      "I'm done with the poster, send it over.",
+      "I'm done with it.",
+      'No more than three colours please.',
+      'No more changes, it is final.',
+      'I moved the office party to Friday.',
+      'I have been in Paris for the conference.',
     ]) {
       assert.deepEqual(read(text).got, [], text);
     }
@@ -220,6 +232,24 @@ describe('the model extractor', () => {
     fail = false;
     const again = await extractPending({ prisma, extractor }, who.ws, who.user);
     assert.deepEqual(again.map((x) => [x.evidenceId, x.status, x.applied.map((a) => a.effect)]), [[ev.id, 'APPLIED', ['CONFIRMED']]]);
+  });
+
+  test('what the model extracted is forgotten with its source, and the same words are not learnt again', async () => {
+    // Wording no rule reads: only the model's reading puts it in memory.
+    const text = 'Put me down as Hamburg-based these days.';
+    const extractor = createModelExtractor({ model: answering([mem({ value: 'Hamburg', evidence: 'Put me down as Hamburg-based these days' })]), modelName: 'scripted-e' });
+    const who = await user();
+    assert.deepEqual(extractCandidates(text, 'MESSAGE', JUNE), []);
+    const { ev, r } = await say(who, text, '2026-06-10T10:00:00Z', extractor);
+    assert.deepEqual(r.applied.map((a) => a.effect), ['CREATED']);
+    const q = () => retrieveMemories(prisma, { workspaceId: who.ws, userId: who.user, text: 'where do I live?' });
+    assert.equal((await q())[0]?.value, 'Hamburg');
+    await prisma.$transaction((tx) => forgetEvidenceNow(tx, { workspaceId: who.ws, evidenceId: ev.id }));
+    assert.deepEqual(await q(), []);
+    assert.equal(await prisma.memoryVersion.count({ where: { memory: { workspaceId: who.ws }, value: { contains: 'Hamburg' } } }), 0, 'no version keeps the value');
+    const again = await say(who, text, '2026-06-12T10:00:00Z', extractor);
+    assert.equal(again.r.status, 'SUPPRESSED');
+    assert.deepEqual(await q(), []);
   });
 
   test('the real ChatOpenAI client against the local stub: the record_memories tool out, its call back in', async () => {

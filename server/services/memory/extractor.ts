@@ -245,7 +245,9 @@ const WORKSPACE_FACTS: Rule[] = [
 // A proper name over one or more capitalised words, which particles or "&" may join ("Studio Nord
 // & Co", "Rio de Janeiro", "Little Fern Press"); it ends at the first word in lower case, so "I live
 // in Berlin with my partner" stores "Berlin" and "my name is Amara and…" stores "Amara".
-const NAME = "(\\p{Lu}[\\p{L}\\p{N}'’-]*(?:\\s(?:&\\s|(?:de|del|da|do|am|an|la|le|van|von|der|den|upon|on)\\s)?\\p{Lu}[\\p{L}\\p{N}'’-]*)*)";
+// A day or a month is not a place or a name ("I moved the office party to Friday").
+const NOT_A_NAME = '(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag|Januar|Februar|März|Juni|Juli|Oktober|Dezember)\\b)';
+const NAME = NOT_A_NAME + "(\\p{Lu}[\\p{L}\\p{N}'’-]*(?:\\s(?:&\\s|(?:de|del|da|do|am|an|la|le|van|von|der|den|upon|on)\\s)?\\p{Lu}[\\p{L}\\p{N}'’-]*)*)";
 /** Keywords in any case, then a proper name (case-sensitive), then an optional tail (any case). */
 const nameAfter = (keywords: string, tail = '') => new RegExp(`${anyCase(keywords)}${NAME}${tail ? anyCase(tail) : ''}`, 'u');
 // Where a preference's value ends: punctuation, or a word that starts the next clause (", with",
@@ -292,6 +294,7 @@ const stop = (m: RegExpMatchArray): Made => {
 };
 const knownTopic = (m: RegExpMatchArray) => TOPICS.some(([re]) => re.test(m.slice(1).find((g) => g !== undefined) ?? ''));
 
+const NOT_A_THING = "(?!(?:the|this|that|these|those|my|our|your|it|them|him|her|me|us)\\b)";
 const BUSINESS = '(?:studio|office|shop|agency|company|business|workshop|atelier|store|bakery|café|cafe|practice|team|gallery|label)';
 
 type FreeRule = Rule & { when?: RegExp; guard?: (m: RegExpMatchArray) => boolean };
@@ -301,7 +304,7 @@ const FREE_RULES: FreeRule[] = [
   // Where the user lives.
   { re: nameAfter("\\b(?:I|we)(?:'m|’m|'re|’re| am| are)? (?:now |still |currently |actually |mostly )?(?:based|living|settled) (?:in|out of) "), make: residence },
   { re: nameAfter("\\bI(?: now| still| currently| actually)? live in "), make: residence },
-  { re: nameAfter("\\b(?:I|we)(?:'ve|’ve| have) (?:been living|lived|been based|been) in "), make: residence },
+  { re: nameAfter("\\b(?:I|we)(?:'ve|’ve| have) (?:been living|lived|been based) in "), make: residence },
   { re: nameAfter("\\b(?:I|we|my (?:partner|family|wife|husband|girlfriend|boyfriend) and I)(?:'ve|’ve| have)? (?:just |recently |finally |actually |now |since )?(?:moved|relocated)(?: back| over| house)? to "), make: residence },
   { re: nameAfter('\\b(?:ich|wir) (?:wohne|wohnen|lebe|leben)(?: (?:jetzt|nun|inzwischen|mittlerweile|schon|noch|zurzeit|derzeit|gerade|seit [^.,;]{1,25}?))* in '), make: residence },
   { re: nameAfter('\\b(?:ich bin|wir sind)(?: [^.,;]{1,30}?)? nach ', ' (?:gezogen|umgezogen)'), make: residence },
@@ -312,7 +315,7 @@ const FREE_RULES: FreeRule[] = [
   { re: nameAfter('\\b(?:me|nos) (?:he |hemos )?(?:mudé|mudado|mudamos|trasladé|trasladado|trasladamos)(?: [^.,;]{1,25}?)? a '), make: residence },
   { re: new RegExp(`我(?:们)?(?:现在|目前|还是|一直|仍然|依然|已经)?(?:住在|生活在|定居在)${ZH_PLACE}`, 'u'), make: residence },
   { re: new RegExp(`我(?:们)?(?:[^，。,.！!？?把]{0,8}?)(?:搬到了|搬到|搬去了|搬去|搬家到了|搬家到|迁到了|迁到)${ZH_PLACE}`, 'u'), make: residence },
-  { re: new RegExp(`${JA_RUN}(?:に|で)(?:住んで|暮らして|住んど)`, 'u'), make: residence },
+  { re: new RegExp(`${JA_RUN}(?:に|で)(?:住んで|暮らして|住んど)(?!いません|いない|ません|な)`, 'u'), make: residence },
   { re: new RegExp(`(?<!(?:スタジオ|事務所|オフィス|アトリエ|会社|店)(?:を|は)[^。]{0,12})${JA_RUN}(?:に|へ)(?:引っ越|引越|移住|転居)`, 'u'), make: residence },
   // Where the studio (the workspace's business) is.
   { re: nameAfter(`\\b(?:our|the|my) ${BUSINESS}(?:'s|’s| is| has)? (?:now |still |currently |been |just )?(?:located |based |moved |relocated )?(?:in|out of|to) `), make: location },
@@ -340,18 +343,21 @@ const FREE_RULES: FreeRule[] = [
   { re: new RegExp(`${JA_RUN}(?:と申します|といいます|と言います|と呼んで)`, 'u'), make: personName },
   { re: new RegExp(`名前は${JA_RUN}(?:です|だ|と申します)`, 'u'), make: personName },
   // How to sign.
-  { re: nameAfter("\\bsign(?:ing)?(?: off)?(?: (?:everything|all|it all|each|every|them|it|emails|posts|mails|letters|the|our|my|all of)\\b[^.,;]{0,30}?)? (?:as|with) "), make: signature },
+  // "As" only: one signs a contract *with* a client.
+  { re: nameAfter("\\bsign(?:ing)?(?: off)?(?: (?:everything|all|it all|each|every|them|it|emails|posts|mails|letters|the|our|my|all of)\\b[^.,;]{0,30}?)? as "), make: signature },
+  { re: nameAfter("\\bsign(?:ing)? off (?:everything |all |every \\w+ )?with "), make: signature },
   { re: nameAfter("\\bmy signature (?:is|should be|will be) "), make: signature },
-  { re: nameAfter('\\b(?:unterschreib\\w*|signier\\w*)(?: [^.,;]{0,30}?)? (?:mit|als) '), make: signature },
-  { re: nameAfter('\\bsign(?:e|ez|ons)(?: [^.,;]{0,30}?)? (?:comme|en tant que|avec|par|du nom de) '), make: signature },
-  { re: nameAfter('\\bfirm(?:a|ad|e|en|amos)(?: [^.,;]{0,30}?)? (?:como|con) '), make: signature },
+  { re: nameAfter('\\b(?:unterschreib\\w*|signier\\w*)(?: [^.,;]{0,30}?)? (?:als|(?:alles|immer|stets) mit) '), make: signature },
+  { re: nameAfter('\\bsign(?:e|ez|ons)(?: [^.,;]{0,30}?)? (?:comme|en tant que|du nom de|(?:tout|toujours) avec) '), make: signature },
+  { re: nameAfter('\\bfirm(?:a|ad|e|en|amos)(?: [^.,;]{0,30}?)? como '), make: signature },
   { re: /(?:署名|落款|签名)(?:都|一律|统一)?(?:用|写成|写|为|是)[「“"]?([^」”"，。！!？?]{1,30}?)[」”"]?(?=$|[，。！？,.!?])/u, make: signature },
   { re: /署名は[「『]?([^」』。、]{1,30}?)[」』]?(?:で|に|と)(?:お願い|して|統一)/u, make: signature },
   // Stops: the preference on that topic becomes "no …".
-  { re: new RegExp(`\\b(?:I'm|I’m|I am|we're|we’re|we are)(?: (?:so|totally|honestly|officially|really|completely|kind of))? (?:done|over|finished|through) with ${PHRASE}${END_PREF}`, 'iu'), make: stop },
-  { re: new RegExp(`\\bno more ${PHRASE}${END_PREF}`, 'iu'), make: stop },
-  { re: new RegExp(`\\b(?:stop|quit) (?:using|doing|sending|with) ${PHRASE}${END_PREF}`, 'iu'), make: stop },
-  { re: new RegExp(`\\bI(?:'m|’m| am) (?:tired|sick) of ${PHRASE}${END_PREF}`, 'iu'), make: stop },
+  // Not a piece of work one is done with ("I'm done with the poster", "done with it": finished).
+  { re: new RegExp(`\\b(?:I'm|I’m|I am|we're|we’re|we are)(?: (?:so|totally|honestly|officially|really|completely|kind of))? (?:done|over|finished|through) with ${NOT_A_THING}${PHRASE}${END_PREF}`, 'iu'), make: stop },
+  { re: new RegExp(`\\bno more (?!(?:than|of|questions|changes|edits|revisions|rounds|time|for|to|now|please)\\b)${PHRASE}${END_PREF}`, 'iu'), make: stop },
+  { re: new RegExp(`\\b(?:stop|quit) (?:using|doing|sending|with) ${NOT_A_THING}${PHRASE}${END_PREF}`, 'iu'), make: stop },
+  { re: new RegExp(`\\bI(?:'m|’m| am) (?:tired|sick) of ${NOT_A_THING}${PHRASE}${END_PREF}`, 'iu'), make: stop },
   { re: new RegExp(`\\bkeine? ${PHRASE} mehr\\b`, 'iu'), make: stop, guard: knownTopic },
   { re: new RegExp(`\\b(?:schluss mit|nie wieder) ${PHRASE}${END_DE}`, 'iu'), make: stop },
   { re: new RegExp(`\\b(?:fini|finis|finies) (?:les |le |la |l['’])?${PHRASE}${END_FR2}`, 'iu'), make: stop },
