@@ -147,6 +147,8 @@ describe('forgetting a remembered value that the agent copied everywhere', () =>
     await extractEvidence(t.app.deps.memory, evidenceId);
     assert.ok(await prisma.memoryVersion.findFirst({ where: { value: { contains: MARKER } } }), 'the memory exists');
 
+    // Every paid action asks first, so the image's prompt also reaches an approval card.
+    await prisma.workspaceSettings.upsert({ where: { workspaceId: t.a.workspaceId }, create: { workspaceId: t.a.workspaceId, perActionFreeCents: 0 }, update: { perActionFreeCents: 0 } });
     // A task whose context carries the memory; any card it raises (a plan, a paid image) the person approves.
     const created = await gqlOk(t.url, t.a.ownerToken, any(`mutation ($i: CreateTaskInput!) { createTask(input: $i) { task { id } } }`), {
       i: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), title: 'Poster kit', goal: 'A poster kit in our brand colour', idempotencyKey: 'poster-kit' },
@@ -175,6 +177,7 @@ describe('forgetting a remembered value that the agent copied everywhere', () =>
     assert.match(view.summary, new RegExp(MARKER));
     assert.ok(view.checklist.items.some((i: { title: string }) => i.title.includes(MARKER)), 'checklist');
     assert.ok(view.jobs.some((j: { prompt: string }) => j.prompt.includes(MARKER)), 'job prompt');
+    assert.ok(approved >= 1, 'the paid image asked for approval');
     const payloads = JSON.stringify(view.events.edges.map((e: { node: { payload: unknown } }) => e.node.payload));
     const carrying = new Set(view.events.edges.filter((e: { node: { payload: unknown } }) => JSON.stringify(e.node.payload).includes(MARKER)).map((e: { node: { type: string } }) => e.node.type));
     for (const type of ['STEP_DECIDED', 'NOTE', 'CHECKLIST_UPDATED', 'OBJECT_CREATED', 'TOOL_CALL_DONE', 'TURN_ENDED']) assert.ok(carrying.has(type), `${type} carries the value (${[...carrying].join(', ')})`);

@@ -1,4 +1,5 @@
 // Approval cards of a workspace (or one task), newest first, keyset-paged over (createdAt, id).
+import { opened } from '../../store/sealing/open.ts';
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Deps } from '../deps.ts';
@@ -18,7 +19,8 @@ export async function listApprovals(
   const and = [];
   if (page.after) and.push(beforeKeyset(decodeKeyset(page.after)));
   if (page.before) and.push(afterKeyset(decodeKeyset(page.before, 'before')));
-  return deps.prisma.approval.findMany({
+  // A task's cards may be sealed (store/sealing): read opened, or withheld once forgotten.
+  return opened(deps.prisma, await deps.prisma.approval.findMany({
     where: {
       workspaceId: where.workspaceId,
       ...(where.taskId ? { taskId: where.taskId } : {}),
@@ -28,12 +30,12 @@ export async function listApprovals(
     },
     orderBy: page.inverted ? [{ createdAt: 'asc' }, { id: 'asc' }] : [{ createdAt: 'desc' }, { id: 'desc' }],
     take: page.limit,
-  });
+  }));
 }
 
 export async function loadApprovalFor(deps: Deps, viewer: Viewer, id: string) {
   const a = /^[0-9a-f-]{36}$/i.test(id) ? await deps.prisma.approval.findUnique({ where: { id } }) : null;
   if (!a) throw notFound('Approval');
   requireWorkspace(viewer, a.workspaceId, 'read', 'Approval');
-  return a;
+  return (await opened(deps.prisma, [a]))[0]!;
 }

@@ -3,6 +3,7 @@
 // decision is final and idempotent: the same idempotency key returns the recorded decision, a
 // different decision on a resolved card is a CONFLICT. The decision, the approved action's effect
 // (for irreversible actions) and the task's wake-up commit in one transaction.
+import { opened } from '../../store/sealing/open.ts';
 import { z } from 'zod';
 import { traced } from '../../runtime/telemetry.ts';
 import { requireWorkspace } from '../../auth/access.ts';
@@ -52,7 +53,8 @@ async function resolveApprovalUntraced(deps: Deps, viewer: Viewer, raw: z.input<
     const task = head.taskId ? await lockTask(tx, head.taskId) : undefined;
     const rows = await lockApproval(tx, input.approvalId);
     if (!rows[0]) throw notFound('Approval');
-    const approval = await tx.approval.findUniqueOrThrow({ where: { id: input.approvalId } });
+    // A task's card may be sealed (store/sealing): its action and options are read opened.
+    const approval = (await opened(tx, [await tx.approval.findUniqueOrThrow({ where: { id: input.approvalId } })]))[0]!;
     await recordIdempotencyKey(tx, claim);
     if (approval.status !== 'PENDING') {
       if (approval.resolveKey === input.idempotencyKey && approval.status === status) return approval; // a retry
@@ -127,7 +129,7 @@ async function resolveApprovalUntraced(deps: Deps, viewer: Viewer, raw: z.input<
         await ensureTurn(tx, deps.scheduler, { id: approval.taskId, workspaceId: approval.workspaceId });
       }
     }
-    return updated;
+    return (await opened(tx, [updated]))[0]!;
   });
   return value;
 }

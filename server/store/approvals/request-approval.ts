@@ -2,6 +2,7 @@
 // version, an irreversible request — so a retried or replayed request asks once. When it belongs to
 // a task, an APPROVAL_REQUESTED event (the approval card) goes to the task's stream in the same
 // transaction.
+import { opened } from '../sealing/open.ts';
 import type { Actor } from '../../channel/types.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
@@ -25,15 +26,15 @@ export type ApprovalRequest = {
 /** Creates the approval if this request was never made; returns it either way. */
 export async function requestApproval(tx: Tx, emit: Emit, req: ApprovalRequest) {
   const inserted = await insertApproval(tx, req);
-  const approval = await tx.approval.findUniqueOrThrow({
-    where: { workspaceId_requestKey: { workspaceId: req.workspaceId, requestKey: req.requestKey } },
-  });
+  const [approval] = await opened(tx, [
+    await tx.approval.findUniqueOrThrow({ where: { workspaceId_requestKey: { workspaceId: req.workspaceId, requestKey: req.requestKey } } }),
+  ]);
   if (inserted[0] && req.taskId) {
     emit(req.taskId, {
       type: 'APPROVAL_REQUESTED',
       actor: req.requestedBy,
       payload: {
-        approvalId: approval.id,
+        approvalId: approval!.id,
         kind: req.kind,
         title: req.title,
         quoteCents: req.quoteCents,
@@ -43,5 +44,5 @@ export async function requestApproval(tx: Tx, emit: Emit, req: ApprovalRequest) 
       },
     });
   }
-  return { approval, created: !!inserted[0] };
+  return { approval: approval!, created: !!inserted[0] };
 }

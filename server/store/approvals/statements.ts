@@ -1,5 +1,8 @@
 // Statements on approvals: the cards a person decides. A card is keyed by (workspace, request key),
 // so a retried or replayed request finds the card it made instead of asking again.
+import { sealingKeyFor } from '../sealing/scope.ts';
+import { opened } from '../sealing/open.ts';
+import { sealValue } from '../../domain/sealing.ts';
 import type { Actor } from '../../channel/types.ts';
 import type { Tx } from '../../db/client.ts';
 
@@ -22,7 +25,11 @@ export type NewApproval = {
  * card's id, or nothing when it already existed. Invariant: one card per request key, whatever
  * its status — a request that was already decided is never asked again.
  */
-export function insertApproval(tx: Tx, req: NewApproval): Promise<{ id: string }[]> {
+export async function insertApproval(tx: Tx, req: NewApproval): Promise<{ id: string }[]> {
+  // A task's card (a plan, a paid action, a checkpoint) quotes what the task derived: sealed with
+  // the task's key when memory is in its context (store/sealing); a card without a task is the API's.
+  const key = req.taskId ? await sealingKeyFor(tx, req.taskId) : null;
+  const seal = <T>(v: T): T => (key && v != null ? sealValue(key, v) : v);
   return tx.$queryRawUnsafe<{ id: string }[]>(
     `INSERT INTO approvals (id, workspace_id, task_id, kind, status, title, reasons, quote_cents, action, request_key, requested_by_kind, requested_by_id, options, created_at)
      VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::"ApprovalKind", 'PENDING', $4, $5::jsonb, $6, $7::jsonb, $8, $9::"ActorKind", $10, $11::jsonb, now())
@@ -30,14 +37,14 @@ export function insertApproval(tx: Tx, req: NewApproval): Promise<{ id: string }
     req.workspaceId,
     req.taskId,
     req.kind,
-    req.title,
-    JSON.stringify(req.reasons),
+    seal(req.title),
+    JSON.stringify(seal(req.reasons)),
     req.quoteCents,
-    JSON.stringify(req.action),
+    JSON.stringify(seal(req.action)),
     req.requestKey,
     req.requestedBy.kind,
     req.requestedBy.id ?? null,
-    req.options ? JSON.stringify(req.options) : null,
+    req.options ? JSON.stringify(seal(req.options)) : null,
   );
 }
 
@@ -51,10 +58,10 @@ export function lockApproval(tx: Tx, approvalId: string): Promise<{ id: string }
 }
 
 /** The task's cards of `kinds` still waiting for a person, oldest first. */
-export function pendingCardsOfTask(tx: Tx, taskId: string, kinds: readonly NewApproval['kind'][]) {
-  return tx.approval.findMany({
+export async function pendingCardsOfTask(tx: Tx, taskId: string, kinds: readonly NewApproval['kind'][]) {
+  return opened(tx, await tx.approval.findMany({
     where: { taskId, status: 'PENDING', kind: { in: [...kinds] } },
     orderBy: { createdAt: 'asc' },
     select: { id: true, kind: true, title: true },
-  });
+  }));
 }

@@ -3,6 +3,7 @@
 // round (previous_round_id is unique), a next round is created only with its previous round's row
 // locked (so two follow-ups to one ended round make one next round), and creating a next round never
 // writes to the rounds before it (their rows, events and journals stay as they ended).
+import { opened } from '../sealing/open.ts';
 import { openOne } from '../sealing/open.ts';
 import { refreshTaskSealingKey } from '../sealing/keys.ts';
 import { sealForTask } from '../sealing/scope.ts';
@@ -52,11 +53,11 @@ export async function readRoundRecord(db: Db, task: Task): Promise<RoundRecord> 
     ? await db.taskChecklist.findUnique({ where: { taskId_version: { taskId: task.id, version: task.checklistVersion } }, select: { items: true } })
     : null;
   const items = (((await openOne(db, checklist?.items ?? [])).value) as unknown[]).map((i) => ChecklistItemSchema.parse(i));
-  const approvals = await db.approval.findMany({
+  const approvals = await opened(db, await db.approval.findMany({
     where: { taskId: task.id, kind: { in: ['PLAN', 'CHECKPOINT', 'PAID_ACTION'] } },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     select: { kind: true, title: true, status: true, choice: true, options: true, note: true },
-  });
+  }));
   const refs = await db.taskObjectRef.findMany({ where: { taskId: task.id }, orderBy: [{ createdAt: 'asc' }, { objectId: 'asc' }], select: { objectId: true } });
   const objects = refs.length
     ? await db.workspaceObject.findMany({

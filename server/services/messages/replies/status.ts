@@ -1,6 +1,7 @@
 // Where tasks stand, read from persisted state only — status, the cards waiting for a person, the
 // generation jobs not yet final, the checklist, the cost — for the thread's answers ("where's the
 // video at?", "what are you working on?"). Reading never wakes a task: no turn, no model call.
+import { opened } from '../../../store/sealing/open.ts';
 import type { Db, PrismaClient } from '../../../db/client.ts';
 import type { TaskSnapshot } from '../../../domain/replies/status.ts';
 import { readChecklist } from '../../../store/checklist/write-checklist.ts';
@@ -15,7 +16,7 @@ export async function taskSnapshots(prisma: PrismaClient, taskIds: string[]): Pr
   if (!taskIds.length) return [];
   const [tasks, approvals, jobs] = await Promise.all([
     prisma.task.findMany({ where: { id: { in: taskIds } }, select: { id: true, title: true, status: true, statusReason: true, language: true } }),
-    prisma.approval.findMany({ where: { taskId: { in: taskIds }, status: 'PENDING' }, orderBy: { createdAt: 'asc' }, select: { taskId: true, title: true } }),
+    prisma.approval.findMany({ where: { taskId: { in: taskIds }, status: 'PENDING' }, orderBy: { createdAt: 'asc' }, select: { taskId: true, title: true } }).then((rows) => opened(prisma, rows)),
     prisma.generationJob.groupBy({ by: ['taskId'], where: { taskId: { in: taskIds }, status: { in: [...LIVE_JOB_STATUSES] } }, _count: { _all: true } }),
   ]);
   const out = [];
