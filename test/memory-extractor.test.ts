@@ -15,6 +15,7 @@ import { createModelExtractor, EXTRACTION_TOOL, type ModelMemory } from '../serv
 import { retrieveMemories } from '../server/services/memory/retrieve-memories.ts';
 import { recordEvidence } from '../server/services/memory/store.ts';
 import { StructuredScriptedModel } from './eval/memory.ts';
+import { startTestApp } from './helpers/app.ts';
 import { createTestDatabase } from './helpers/db.ts';
 import { startOpenAIStub, toolCall } from './helpers/openai-stub.ts';
 
@@ -283,6 +284,37 @@ describe('the model extractor', () => {
       assert.equal(found[0]?.value, 'Berlin');
     } finally {
       await stub.close();
+    }
+  });
+});
+
+describe('the app', () => {
+  test('with a model configured, its extraction goes through the model (the router model), offline through the rules', async () => {
+    const stub = await startOpenAIStub((body) =>
+      body.tools?.[0]?.function.name === EXTRACTION_TOOL
+        ? { role: 'assistant', content: null, tool_calls: [toolCall('m1', EXTRACTION_TOOL, { memories: [mem({ subject: 'company.location', scope: 'WORKSPACE' })] })] }
+        : { role: 'assistant', content: 'ok' },
+    );
+    const t = await startTestApp('memmodelapp', { openai: { apiKey: 'sk-test', baseUrl: stub.baseUrl, routerModel: 'stub-router', workerModel: 'stub-worker' } });
+    try {
+      const deps = t.app.deps.memory;
+      assert.equal(deps.extractor?.version, 'model-1:stub-router');
+      const text = 'We moved the studio to Hamburg last spring.';
+      const ev = await t.app.deps.prisma.$transaction((tx) => recordEvidence(tx, { workspaceId: t.a.workspaceId, userId: t.a.ownerId, kind: 'MESSAGE', text, occurredAt: JUNE }));
+      const r = await extractEvidence(deps, ev.id);
+      assert.deepEqual(r.applied.map((a) => a.effect), ['CREATED']);
+      const req = stub.requests.find((b) => b.tools?.[0]?.function.name === EXTRACTION_TOOL);
+      assert.equal(req?.model, 'stub-router');
+      assert.deepEqual((await t.app.deps.prisma.memoryExtraction.findMany({ where: { evidenceId: ev.id } })).map((x) => x.extractorVersion), ['model-1:stub-router']);
+    } finally {
+      await t.close();
+      await stub.close();
+    }
+    const offline = await startTestApp('memrulesapp');
+    try {
+      assert.equal(offline.app.deps.memory.extractor, undefined, 'the rules');
+    } finally {
+      await offline.close();
     }
   });
 });
