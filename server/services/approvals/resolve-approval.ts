@@ -3,6 +3,7 @@
 // decision is final and idempotent: the same idempotency key returns the recorded decision, a
 // different decision on a resolved card is a CONFLICT. The decision, the approved action's effect
 // (for irreversible actions) and the task's wake-up commit in one transaction.
+import { vacuumAfterForgetting } from '../../store/sealing/vacuum.ts';
 import { opened } from '../../store/sealing/open.ts';
 import { z } from 'zod';
 import { traced } from '../../runtime/telemetry.ts';
@@ -32,6 +33,12 @@ export const ResolveApprovalInput = z.object({
 export async function resolveApproval(deps: Deps, viewer: Viewer, raw: z.input<typeof ResolveApprovalInput>) {
   return traced('approval.resolve', { 'atelier.approval': String((raw as { approvalId?: unknown }).approvalId ?? ''), 'atelier.policy.decision': String((raw as { decision?: unknown }).decision ?? '') }, async (span) => {
     const out = await resolveApprovalUntraced(deps, viewer, raw);
+    // A forgetting just committed: reclaim the dead row versions that still hold what it removed
+    // (store/sealing/vacuum.ts). Best effort, after the answer: autovacuum catches what this misses.
+    const type = (out.action as { type?: unknown } | null)?.type;
+    if (out.status === 'APPROVED' && (type === 'FORGET_EVIDENCE' || type === 'FORGET_MEMORY')) {
+      vacuumAfterForgetting(deps.prisma).catch((e) => deps.log.warn('cleanup after forgetting failed; autovacuum will reclaim it', { error: String(e) }));
+    }
     span.set({ 'atelier.approval.status': out.status, 'atelier.task': out.taskId ?? undefined });
     return out;
   });
