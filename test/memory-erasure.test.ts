@@ -3,9 +3,10 @@
 // every artifact it can: the plan and checklist, a note, a document, a flow node, an image prompt
 // (and so the asset's name), a step's own words, and the delivery. After the person forgets the
 // source and approves through the real API:
+//  - the card lists the works holding it; the person cleans two and keeps one;
 //  - a scan of every text, varchar, json, jsonb and bytea column of every schema (pg-boss's
 //    included) finds the marker only in the chat history (the person's own message and its
-//    delivery into the task) and in the works the person chose to keep;
+//    delivery into the task) and in the work the person chose to keep;
 //  - the API shows it nowhere else (task, events, journal, checklist, jobs), and withheld events
 //    say so with a typed reason, while seq numbers and hashes stay as they were;
 //  - the append-only log is unchanged row for row (no UPDATE): what changed is that its key is gone.
@@ -206,12 +207,28 @@ describe('forgetting a remembered value that the agent copied everywhere', () =>
     await gqlOk(t.url, t.a.ownerToken, any(`mutation ($i: ResolveApprovalInput!) { resolveApproval(input: $i) { approval { status } } }`), {
       i: { approvalId: asked.forgetEvidence.approval.id, decision: 'APPROVE', idempotencyKey: 'forget-ok' },
     });
+    // The card listed the works holding the value; the person cleans the document and the flow and
+    // keeps the image (whose name is its prompt) as it is.
+    const card = await gqlOk(t.url, t.a.ownerToken, any(`query ($id: ID!) { node(id: $id) { ... on Approval { works { objectId kind name } } } }`), { id: asked.forgetEvidence.approval.id });
+    const works = card.node.works as { objectId: string; kind: string; name: string }[];
+    // (The brand-kit task the message went to ran the same script: its document and flow are listed too.)
+    assert.deepEqual([...new Set(works.map((w) => w.kind))].sort(), ['DOCUMENT', 'FLOW', 'IMAGE'], JSON.stringify(works));
+    assert.equal(works.filter((w) => w.kind === 'IMAGE').length, 1);
+    const cleaned = works.filter((w) => w.kind !== 'IMAGE');
+    await gqlOk(t.url, t.a.ownerToken, any(`mutation ($i: RedactWorksInput!) { redactWorks(input: $i) { __typename } }`), {
+      i: { approvalId: asked.forgetEvidence.approval.id, objectIds: cleaned.map((w) => w.objectId), idempotencyKey: 'clean-works' },
+    });
+    const kept = works.find((w) => w.kind === 'IMAGE')!;
+    const keptId = Buffer.from(kept.objectId, 'base64').toString().split(':')[1]!;
 
     // The scan: every text-like column of every schema.
     const hits = await scan(MARKER);
-    const stray = hits.filter((h) => !isChatHistory(h) && !isWork(h));
-    assert.deepEqual(stray.map((h) => `${h.table}: ${JSON.stringify(h.row).slice(0, 200)}`), [], 'nothing derived keeps the value');
-    assert.ok(hits.some(isWork), 'the works the person did not clean keep it (their choice)');
+    // A kept work: the image's object row and its versions (by object id).
+    const isKeptWork = (h: { table: string; row: Record<string, unknown> }) =>
+      isWork(h) && (h.row.id === keptId || h.row.object_id === keptId);
+    const stray = hits.filter((h) => !isChatHistory(h) && !isKeptWork(h));
+    assert.deepEqual(stray.map((h) => `${h.table}: ${JSON.stringify(h.row).slice(0, 200)}`), [], 'nothing derived, and no cleaned work, keeps the value');
+    assert.ok(hits.some(isKeptWork), 'the work the person kept keeps it (their choice)');
 
     // The API: nowhere.
     const view = (await gqlOk(t.url, t.a.ownerToken, TaskView, { id: toGlobalId('Task', taskId) })).task;
