@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { toGlobalId } from './helpers/clients.ts';
 import { eventually } from './helpers/produce.ts';
-import { launch, shot, signIn, startWebApp, type WebApp } from './helpers/web.ts';
+import { launch, ownerGql, shot, signIn, startWebApp, type WebApp } from './helpers/web.ts';
 
 let w: WebApp;
 let browser: Browser;
@@ -21,16 +21,7 @@ after(async () => {
   await w?.close();
 });
 
-async function raw<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-  const r = await fetch(`${w.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${w.a.ownerToken}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await r.json()) as { data?: T; errors?: unknown[] };
-  if (body.errors?.length) throw new Error(JSON.stringify(body.errors));
-  return body.data!;
-}
+const raw = <T>(query: string, variables: Record<string, unknown>) => ownerGql<T>(w, query, variables);
 const createDoc = async (name: string, markdown: string) =>
   (
     await raw<{ createObject: { object: { id: string } } }>(`mutation($input: CreateObjectInput!) { createObject(input: $input) { object { id } } }`, {

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { toGlobalId } from './helpers/clients.ts';
 import { eventually } from './helpers/produce.ts';
-import { launch, ROOT, shot, signIn, startWebApp, type WebApp } from './helpers/web.ts';
+import { launch, ownerGql, ROOT, shot, signIn, startWebApp, type WebApp } from './helpers/web.ts';
 
 const schema = readFileSync(`${ROOT}schema.graphql`, 'utf8');
 const hasObjects = /\btype WorkspaceObject\b/.test(schema) && /\bupdateObject\(/.test(schema);
@@ -26,16 +26,7 @@ after(async () => {
   await w?.close();
 });
 
-async function raw<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-  const r = await fetch(`${w.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${w.a.ownerToken}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await r.json()) as { data?: T; errors?: unknown[] };
-  if (body.errors?.length) throw new Error(JSON.stringify(body.errors));
-  return body.data!;
-}
+const raw = <T>(query: string, variables: Record<string, unknown>) => ownerGql<T>(w, query, variables);
 
 test('document editor: a stale save shows the conflict (reload or merge) instead of overwriting', async () => {
   assert.ok(hasObjects, 'the objects API is in the schema');

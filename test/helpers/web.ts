@@ -74,3 +74,15 @@ export async function signIn(page: Page, url: string, token: string): Promise<vo
   await page.waitForURL(`${url}/`);
   await page.getByRole('heading', { name: 'Main thread' }).waitFor();
 }
+
+/** A GraphQL request as the web app's owner (for setting up what a browser test then looks at); fails on any error. */
+export async function ownerGql<T>(w: Pick<WebApp, 'url' | 'a'>, query: string, variables: Record<string, unknown>): Promise<T> {
+  const r = await fetch(`${w.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${w.a.ownerToken}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await r.json()) as { data?: T; errors?: unknown[] };
+  if (body.errors?.length) throw new Error(JSON.stringify(body.errors));
+  return body.data!;
+}
