@@ -76,6 +76,17 @@ describe('the rules read free wording', () => {
     assert.deepEqual(read('I want a poster with a whale.').got, [], 'a request without "from now on" is not a preference');
   });
 
+  test('a brand fact changed is its new value', () => {
+    assert.deepEqual(read('We switched our brand colour to coral last month.').got, [['brand.colors', 'coral', '2026-05-01']]);
+    assert.deepEqual(read('We changed the brand font to Inter, it reads better.').got, [['brand.font', 'Inter', null]]);
+    assert.deepEqual(read('Our new brand colour is forest green.').got, [['brand.colors', 'forest green', null]]);
+    assert.deepEqual(read('Wir haben unsere Markenfarbe auf Grün umgestellt.').got, [['brand.colors', 'Grün', null]]);
+    assert.deepEqual(read('Nous avons changé notre couleur de marque pour le vert.').got, [['brand.colors', 'vert', null]]);
+    assert.deepEqual(read('Cambiamos nuestro color de marca a verde.').got, [['brand.colors', 'verde', null]]);
+    assert.deepEqual(read('我们把品牌色换成了绿色。').got, [['brand.colors', '绿色', null]]);
+    assert.deepEqual(read('ブランドカラーを緑に変更しました。').got, [['brand.colors', '緑', null]]);
+  });
+
   test('one-off instructions are refused as temporary; a lasting clause beside one is kept', () => {
     for (const text of [
       'Just for this one flyer, use red.',

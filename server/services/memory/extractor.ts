@@ -253,7 +253,7 @@ const nameAfter = (keywords: string, tail = '') => new RegExp(`${anyCase(keyword
 // Where a preference's value ends: punctuation, or a word that starts the next clause (", with",
 // "because", "than", "on everything", "for headlines", "please").
 const END_PREF =
-  "(?=\\s*(?:[.!?;,:—–()]|$|\\b(?:and|but|now|since|these days|because|as|so|than|on|for|in|from|when|whenever|if|please|thanks|though|anymore|any more|actually|by the way|again|at all|they|it|which|that)\\b))";
+  "(?=\\s*(?:[.!?;,:—–()]|$|\\b(?:and|but|now|since|these days|because|as|so|than|on|for|in|from|when|whenever|if|please|thanks|though|anymore|any more|actually|by the way|again|at all|they|it|which|that|last|this|next|yesterday|today|over)\\b))";
 const END_DE = '(?=\\s*(?:[.!?;,:—–]|$|\\b(?:und|aber|weil|denn|für|mit|bitte|mehr|jetzt|ab)\\b))';
 const END_FR2 = "(?=\\s*(?:[.!?;,:—–]|$|\\b(?:et|mais|parce|pour|car|avec|désormais|maintenant)\\b))";
 const END_ES2 = '(?=\\s*(?:[.!?;,:—–]|$|\\b(?:y|pero|porque|para|con|ahora)\\b))';
@@ -294,6 +294,15 @@ const stop = (m: RegExpMatchArray): Made => {
 };
 const knownTopic = (m: RegExpMatchArray) => TOPICS.some(([re]) => re.test(m.slice(1).find((g) => g !== undefined) ?? ''));
 
+/** The brand fact a word names: colour, typeface, tone, logo or tagline. */
+function brandSubject(word: string): string {
+  if (/colou?r|palette|farbe|couleur|color|色|カラー/iu.test(word)) return 'brand.colors';
+  if (/font|typeface|schrift|police|typo|tipograf|fuente|字体|フォント|書体/iu.test(word)) return 'brand.font';
+  if (/tone|voice/iu.test(word)) return 'brand.tone';
+  if (/logo/iu.test(word)) return 'brand.logo';
+  return 'brand.tagline';
+}
+const brandChange = (m: RegExpMatchArray): Made => ({ kind: 'BRAND_RULE', scope: 'WORKSPACE', subjectKey: brandSubject(m[1]!), value: unquote(stripArticle(m[2]!)) });
 const NOT_A_THING = "(?!(?:the|this|that|these|those|my|our|your|it|them|him|her|me|us)\\b)";
 const BUSINESS = '(?:studio|office|shop|agency|company|business|workshop|atelier|store|bakery|café|cafe|practice|team|gallery|label)';
 
@@ -331,6 +340,17 @@ const FREE_RULES: FreeRule[] = [
   { re: new RegExp(`(?:工作室|办公室)(?:现在|目前)?(?:在|位于|设在)${ZH_PLACE}`, 'u'), make: location },
   { re: new RegExp(`(?:スタジオ|事務所|オフィス|アトリエ|会社)(?:を|は)(?:[^。、]{0,8}?)${JA_RUN}(?:に|へ)(?:移転|引っ越|移り|移し)`, 'u'), make: location },
   { re: new RegExp(`(?:スタジオ|事務所|オフィス|アトリエ)は${JA_RUN}にあ`, 'u'), make: location },
+  // A brand fact changed ("we switched our brand colour to coral", "our new brand font is Inter").
+  { re: new RegExp(`\\b(?:switched|changed|moved|updated|turned)(?: (?:our|the))? brand(?:'s)? (colou?rs?|palette|font|typeface|tone|voice|logo|tagline|slogan)(?: over)? (?:to|into) ${PHRASE}${END_PREF}`, 'iu'), make: brandChange },
+  { re: new RegExp(`\\b(?:our|the) new brand (colou?rs?|palette|font|typeface|tone|voice|logo|tagline|slogan) (?:is|will be) ${PHRASE}${END_PREF}`, 'iu'), make: brandChange },
+  { re: new RegExp(`\\b(?:unsere? )?(?:neue )?(markenfarbe|hausfarbe|markenschrift|hausschrift|schriftart|schrift)(?: [^.,;]{0,20}?)? (?:auf|zu|in) ${PHRASE} (?:umgestellt|geändert|gewechselt)`, 'iu'), make: brandChange },
+  { re: new RegExp(`\\bunsere neue (markenfarbe|hausfarbe|markenschrift|hausschrift) ist ${PHRASE}${END_DE}`, 'iu'), make: brandChange },
+  { re: new RegExp(`\\b(?:nous avons|on a) changé (?:notre|la) (couleur|police|typo(?:graphie)?)(?: de (?:la )?marque)? (?:pour|en|par|contre) ${PHRASE}${END_FR2}`, 'iu'), make: brandChange },
+  { re: new RegExp(`\\bnotre nouvelle (couleur|police|typo(?:graphie)?)(?: de (?:la )?marque)? est ${PHRASE}${END_FR2}`, 'iu'), make: brandChange },
+  { re: new RegExp(`\\b(?:cambiamos|hemos cambiado) (?:nuestro|nuestra|el|la) (color|tipografía|fuente)(?: de marca| corporativ[oa])? (?:a|por) ${PHRASE}${END_ES2}`, 'iu'), make: brandChange },
+  { re: new RegExp(`\\bnuestr[oa] nuev[oa] (color|tipografía|fuente)(?: de marca| corporativ[oa])? es ${PHRASE}${END_ES2}`, 'iu'), make: brandChange },
+  { re: new RegExp(`把(?:品牌的?)?(品牌色|品牌颜色|主色调?|颜色|字体)(?:换成了|换成|改成了|改成|改为|换为)${CJK}${CJK_END}`, 'u'), make: brandChange },
+  { re: new RegExp(`(ブランドカラー|コーポレートカラー|フォント|書体)を${CJK_PHRASE}(?:に|へ)(?:変更|変え|切り替え)`, 'u'), make: brandChange },
   // The user's name.
   { re: nameAfter("\\bmy name(?: is|'s|’s) "), make: personName },
   { re: nameAfter("\\b(?:please |you can |just )?call me "), make: personName },
