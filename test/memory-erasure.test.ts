@@ -126,7 +126,7 @@ const isWork = (h: { table: string }) => h.table === 'public.object_versions' ||
 
 const TaskView = any(`query ($id: ID!) {
   task(id: $id) {
-    id status summary title
+    id status summary title withheld { reason message }
     checklist { items { title evidence } }
     jobs { prompt }
     turns { steps { message toolCalls { input result } } }
@@ -176,6 +176,7 @@ describe('forgetting a remembered value that the agent copied everywhere', () =>
     // Non-vacuous: the model really copied the value into each kind of artifact (read as plaintext through the API).
     const view = (await gqlOk(t.url, t.a.ownerToken, TaskView, { id: toGlobalId('Task', taskId) })).task;
     assert.match(view.summary, new RegExp(MARKER));
+    assert.equal(view.withheld, null, 'nothing withheld before forgetting');
     assert.ok(view.checklist.items.some((i: { title: string }) => i.title.includes(MARKER)), 'checklist');
     assert.ok(view.jobs.some((j: { prompt: string }) => j.prompt.includes(MARKER)), 'job prompt');
     assert.ok(approved >= 1, 'the paid image asked for approval');
@@ -234,6 +235,7 @@ describe('forgetting a remembered value that the agent copied everywhere', () =>
     const view = (await gqlOk(t.url, t.a.ownerToken, TaskView, { id: toGlobalId('Task', taskId) })).task;
     assert.ok(!JSON.stringify(view).includes(MARKER), `API: ${JSON.stringify(view).slice(0, 400)}`);
     assert.equal(view.summary, WITHHELD_TEXT, 'the summary was rebuilt');
+    assert.equal(view.withheld?.reason, 'FORGOTTEN_MEMORY', 'the task says some of its content is withheld');
     const withheld = view.events.edges.filter((e: { node: { withheld: unknown } }) => e.node.withheld);
     assert.ok(withheld.length >= 5, `withheld events: ${withheld.length}`);
     assert.deepEqual(new Set(withheld.map((e: { node: { withheld: { reason: string } } }) => e.node.withheld.reason)), new Set(['FORGOTTEN_MEMORY']));

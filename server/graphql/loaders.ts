@@ -7,7 +7,7 @@
 import DataLoader from 'dataloader';
 import type { Viewer } from '../auth/viewer.ts';
 import { loadEventPayloads } from '../services/events/load-payloads.ts';
-import { loadDataKeys } from '../services/events/data-keys.ts';
+import { loadDataKeys, loadTasksWithheld } from '../services/events/data-keys.ts';
 import type { Deps } from '../services/deps.ts';
 import { loadMemoryUses, loadMemoryVersions } from '../services/memory/memory-history.ts';
 import { loadCardsOfMessages, loadDeliveries, loadRoutesOfMessages } from '../services/messages/message-details.ts';
@@ -58,6 +58,8 @@ export function createLoaders(deps: Deps, viewer: Viewer) {
     payload: loader(loadEventPayloads),
     /** Data keys of sealed content (material, or destroyed by forgetting), by id. */
     dataKey: loader(loadDataKeys),
+    /** Whether a task has content withheld by forgetting (callers check the task's visibility first). */
+    taskWithheld: loader(loadTasksWithheld),
   };
 }
 

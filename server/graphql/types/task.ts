@@ -1,5 +1,6 @@
 import type { ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { isTerminal } from '../../domain/task-status.ts';
+import { WITHHELD_TEXT } from '../../domain/sealing.ts';
 import { listApprovals } from '../../services/approvals/list-approvals.ts';
 import { getTaskChecklist } from '../../services/checklist/read-checklist.ts';
 import { getTaskCost } from '../../services/costs/get-costs.ts';
@@ -31,6 +32,7 @@ import {
   UserRef,
   WorkspaceObjectRef,
   WorkspaceRef,
+  WithheldRef,
 } from '../refs.ts';
 import { TaskEventConnectionRef } from './task-event-connection.ts';
 
@@ -42,6 +44,14 @@ builder.node(TaskRef, {
     title: t.exposeString('title'),
     goal: t.exposeString('goal'),
     summary: t.exposeString('summary'),
+    withheld: t.field({
+      type: WithheldRef,
+      nullable: true,
+      description:
+        'Set when some of what the task wrote (its summary, decisions, tool calls, checklist, jobs, cards, events) is withheld: ' +
+        'it was derived while a memory was in its context, and that memory was forgotten. Those texts read as a fixed marker.',
+      resolve: async (task, _a, ctx) => ((await ctx.loaders.taskWithheld.load(task.id)) ? { reason: 'FORGOTTEN_MEMORY' as const, message: WITHHELD_TEXT } : null),
+    }),
     status: t.field({ type: TaskStatusEnum, resolve: (task) => task.status }),
     kind: t.exposeString('kind', { description: 'PERSISTENT, or LIGHTWEIGHT (one quick generation, kept out of the task list until promoted)' }),
     language: t.exposeString('language', { nullable: true, description: "The language of the user's own words (ISO 639-1)." }),

@@ -4,9 +4,15 @@
 import type { Viewer } from '../../auth/viewer.ts';
 import type { KnownKey } from '../../domain/sealing.ts';
 import type { Deps } from '../deps.ts';
-import { knownKeys } from '../../store/sealing/keys.ts';
+import { knownKeys, tasksWithDestroyedKeys } from '../../store/sealing/keys.ts';
 
 export async function loadDataKeys(deps: Deps, _viewer: Viewer, ids: readonly string[]): Promise<KnownKey[]> {
   const keys = await knownKeys(deps.prisma, ids);
   return ids.map((id) => keys.get(id) ?? { material: null, reason: 'FORGOTTEN' });
+}
+
+/** Per task (the caller loaded each through the viewer's visibility rules): whether forgetting withheld some of its content. */
+export async function loadTasksWithheld(deps: Deps, _viewer: Viewer, taskIds: readonly string[]): Promise<boolean[]> {
+  const withheld = await tasksWithDestroyedKeys(deps.prisma, taskIds);
+  return taskIds.map((id) => withheld.has(id));
 }

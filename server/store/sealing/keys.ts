@@ -105,3 +105,13 @@ export async function destroyKeysOf(tx: Tx, p: { workspaceId: string; sourceIds:
   );
   return rows.map((r) => r.task_id);
 }
+
+/** Of these tasks, the ones with a destroyed key (some of their content reads as withheld). */
+export async function tasksWithDestroyedKeys(db: Db, taskIds: readonly string[]): Promise<Set<string>> {
+  if (!taskIds.length) return new Set();
+  const rows = await db.$queryRawUnsafe<{ task_id: string }[]>(
+    `SELECT DISTINCT task_id::text FROM data_keys WHERE task_id = ANY($1::uuid[]) AND material IS NULL`,
+    [...taskIds],
+  );
+  return new Set(rows.map((r) => r.task_id));
+}
