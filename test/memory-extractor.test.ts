@@ -218,6 +218,10 @@ describe('the model extractor', () => {
     const { r } = await say(who, text, '2026-06-10T10:00:00Z', createModelExtractor({ model, modelName: 'scripted-v' }));
     assert.equal(r.applied.length, 1);
     assert.deepEqual(r.rejected.map((x) => x.reason), ['UNSUPPORTED', 'TEMPORARY', 'TEMPORARY', 'UNSUPPORTED', 'UNSUPPORTED']);
+    // A subject in another case and a date that is no day are read, not refused.
+    const loose = await createModelExtractor({ model: answering([mem({ subject: ' User.Residence', validFrom: 'last spring' })]), modelName: 'scripted-l' }).extract('We moved the studio to Hamburg last spring.', 'MESSAGE', JUNE);
+    const looseRead = validateCandidates(Array.isArray(loose) ? loose : loose.candidates, 'We moved the studio to Hamburg last spring.', 'MESSAGE', JUNE);
+    assert.deepEqual(looseRead.accepted.map((c) => [c.subjectKey, c.value, c.validFrom]), [['user.residence', 'Hamburg', undefined]]);
     const obs = answering([mem({ value: 'Hamburg', evidence: 'The user set Hamburg as the shipping city' })]);
     const o = await say(who, 'The user set Hamburg as the shipping city', '2026-06-11T10:00:00Z', createModelExtractor({ model: obs, modelName: 'scripted-o' }), 'OBSERVATION');
     assert.deepEqual(o.r.rejected.map((x) => x.reason), ['ORIGIN_MISMATCH'], 'an inference never poses as a statement');

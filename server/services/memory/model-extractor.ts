@@ -70,14 +70,16 @@ export function toCandidate(m: ModelMemory, source: SourceKind): Record<string, 
   return {
     kind: m.kind,
     scope: m.scope,
-    subjectKey: m.subject,
+    // "Preference.Color" and "user.residence " are the same subject.
+    subjectKey: m.subject.trim().toLowerCase(),
     value: m.value,
     origin: m.origin === 'stated' ? 'USER_STATED' : 'INFERRED',
     confidence: m.confidence ?? (m.origin === 'stated' && source !== 'OBSERVATION' ? 0.9 : 0.5),
     mode: 'set',
     quote: m.evidence,
     duration: m.duration,
-    ...(m.validFrom ? { validFrom: m.validFrom } : {}),
+    // A date it could not give as a day leaves the memory dated by the message, not dropped.
+    ...(m.validFrom && !Number.isNaN(Date.parse(m.validFrom)) ? { validFrom: m.validFrom } : {}),
   };
 }
 
