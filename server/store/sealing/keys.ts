@@ -12,57 +12,60 @@ import { newKeyMaterial, type DataKeyMaterial, type KnownKey } from '../../domai
 type KeyRow = { id: string; material: Buffer | null };
 
 /**
- * The valid memory sources of the task's line up to this round, as a sorted id list. A source is
- * valid while its version is not FORGOTTEN and its evidence not REVOKED.
+ * The valid memory sources of the task's line up to this round (a sorted id list), the key of that
+ * set if it exists, and the key the task points at now. A source is valid while its version is not
+ * FORGOTTEN and its evidence not REVOKED. The set's hash is computed here exactly as
+ * `sourcesHash` computes it, so the common case — nothing changed — is this one read.
  */
 const ACTIVE_SOURCES_SQL = `
-WITH me AS (SELECT id, workspace_id, coalesce(line_id, id) AS line, round FROM tasks WHERE id = $1::uuid),
+WITH me AS (SELECT id, workspace_id, coalesce(line_id, id) AS line, round, sealing_key_id FROM tasks WHERE id = $1::uuid),
 line AS (SELECT t.id FROM tasks t, me WHERE t.id = me.id OR ((t.id = me.line OR t.line_id = me.line) AND t.round < me.round)),
 src AS (
   SELECT u.version_id AS id FROM memory_uses u JOIN memory_versions v ON v.id = u.version_id
    WHERE u.task_id IN (SELECT id FROM line) AND v.status <> 'FORGOTTEN'
   UNION
   SELECT u.evidence_id FROM memory_uses u JOIN memory_evidence e ON e.id = u.evidence_id
-   WHERE u.task_id IN (SELECT id FROM line) AND e.status = 'ACTIVE')
-SELECT me.workspace_id AS "workspaceId", coalesce((SELECT array_agg(id::text ORDER BY id) FROM src), '{}') AS sources FROM me`;
+   WHERE u.task_id IN (SELECT id FROM line) AND e.status = 'ACTIVE'),
+s AS (SELECT coalesce((SELECT array_agg(id::text ORDER BY id) FROM src), '{}') AS sources)
+SELECT me.workspace_id AS "workspaceId", me.sealing_key_id::text AS "currentId", s.sources, k.id::text AS "keyId", k.material
+  FROM me CROSS JOIN s
+  LEFT JOIN data_keys k ON k.task_id = me.id
+   AND k.sources_hash = encode(sha256(convert_to(array_to_string(s.sources, ','), 'UTF8')), 'hex')`;
+
+const sourcesHash = (sources: string[]) => createHash('sha256').update(sources.join(',')).digest('hex');
 
 /**
  * Makes the task's sealing key match the memory its context has used, and returns it (null when
  * no valid memory was ever in its context: its content is written in the clear). Called by the
- * runtime before each step, after the step's memory section was assembled.
+ * runtime before each step, after the step's memory section was assembled. Writes only when the
+ * source set changed (one read otherwise).
  */
 export async function refreshTaskSealingKey(db: Db, taskId: string): Promise<DataKeyMaterial | null> {
-  const [me] = await db.$queryRawUnsafe<{ workspaceId: string; sources: string[] }[]>(ACTIVE_SOURCES_SQL, taskId);
+  const [me] = await db.$queryRawUnsafe<{ workspaceId: string; currentId: string | null; sources: string[]; keyId: string | null; material: Buffer | null }[]>(ACTIVE_SOURCES_SQL, taskId);
   if (!me) return null;
   if (!me.sources.length) {
-    await db.$executeRawUnsafe(`UPDATE tasks SET sealing_key_id = NULL WHERE id = $1::uuid AND sealing_key_id IS NOT NULL`, taskId);
+    if (me.currentId) await db.$executeRawUnsafe(`UPDATE tasks SET sealing_key_id = NULL WHERE id = $1::uuid`, taskId);
     return null;
   }
-  const hash = createHash('sha256').update(me.sources.join(',')).digest('hex');
-  // Find-or-create the key of this source set, and point the task at it, in one statement: two
-  // workers racing both end on the one row the unique (task, sources_hash) allows.
-  const [row] = await db.$queryRawUnsafe<KeyRow[]>(
-    `WITH ins AS (
-       INSERT INTO data_keys (id, workspace_id, task_id, sources, sources_hash, material)
+  let key: KeyRow | null = me.keyId ? { id: me.keyId, material: me.material } : null;
+  if (!key) {
+    const hash = sourcesHash(me.sources);
+    // Two writers racing insert one row (unique (task, sources_hash)); the loser reads the winner's.
+    [key = null] = await db.$queryRawUnsafe<KeyRow[]>(
+      `INSERT INTO data_keys (id, workspace_id, task_id, sources, sources_hash, material)
        VALUES (gen_random_uuid(), $2::uuid, $1::uuid, $3::uuid[], $4, $5)
-       ON CONFLICT (task_id, sources_hash) DO NOTHING
-       RETURNING id, material),
-     k AS (SELECT id, material FROM ins UNION ALL
-           SELECT id, material FROM data_keys WHERE task_id = $1::uuid AND sources_hash = $4 AND NOT EXISTS (SELECT 1 FROM ins)),
-     upd AS (UPDATE tasks SET sealing_key_id = (SELECT id FROM k) WHERE id = $1::uuid AND sealing_key_id IS DISTINCT FROM (SELECT id FROM k))
-     SELECT id, material FROM k`,
-    taskId,
-    me.workspaceId,
-    me.sources,
-    hash,
-    newKeyMaterial(),
-  );
-  if (row?.material) return { id: row.id, material: Buffer.from(row.material) };
-  // Another writer inserted the same set concurrently (the statement's snapshot predates it): read it now.
-  const [again] = await db.$queryRawUnsafe<KeyRow[]>(`SELECT id, material FROM data_keys WHERE task_id = $1::uuid AND sources_hash = $2`, taskId, hash);
-  if (!again?.material) return null;
-  await db.$executeRawUnsafe(`UPDATE tasks SET sealing_key_id = $2::uuid WHERE id = $1::uuid`, taskId, again.id);
-  return { id: again.id, material: Buffer.from(again.material) };
+       ON CONFLICT (task_id, sources_hash) DO NOTHING RETURNING id::text, material`,
+      taskId,
+      me.workspaceId,
+      me.sources,
+      hash,
+      newKeyMaterial(),
+    );
+    key ??= (await db.$queryRawUnsafe<KeyRow[]>(`SELECT id::text, material FROM data_keys WHERE task_id = $1::uuid AND sources_hash = $2`, taskId, hash))[0] ?? null;
+  }
+  if (!key?.material) return null; // destroyed meanwhile by a forgetting: the next step gets a new one
+  if (me.currentId !== key.id) await db.$executeRawUnsafe(`UPDATE tasks SET sealing_key_id = $2::uuid WHERE id = $1::uuid`, taskId, key.id);
+  return { id: key.id, material: Buffer.from(key.material) };
 }
 
 /** The task's current sealing key (null when it has none, or it was destroyed meanwhile). */
