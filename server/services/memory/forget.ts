@@ -153,7 +153,7 @@ async function clearAndRebuild(tx: Tx, workspaceId: string, seeds: string[], o: 
     const evidence = await tx.memoryEvidence.findMany({ where: { id: { in: evIds.filter((id) => !skip.has(id)) }, status: 'ACTIVE' }, orderBy: { occurredAt: 'asc' } });
     for (const e of evidence) {
       const row: EvidenceRow = { ...e, kind: e.kind as SourceKind };
-      const { accepted } = validateCandidates(extractCandidates(e.text, row.kind), e.text, row.kind);
+      const { accepted } = validateCandidates(extractCandidates(e.text, row.kind, e.occurredAt), e.text, row.kind, e.occurredAt);
       for (const c of accepted.filter((c) => c.subjectKey === m.subjectKey && c.origin === m.origin)) {
         const a = await applyCandidate(tx, row, c);
         if (!a) continue;
