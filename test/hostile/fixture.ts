@@ -1,5 +1,6 @@
-// Set-up shared by the hostile-input tests: two tasks, a message (evidence, memory), a document, a
-// flow and a pending approval in one workspace, a task in another, and the schema introspected.
+// Set-up shared by the hostile-input tests: two tasks, messages (evidence, memories), a document, a
+// flow, a pending approval and an approved forgetting in one workspace, a task in another, and the
+// schema introspected.
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { extractPending } from '../../server/services/memory/extract-memories.ts';
 import { startTestApp } from '../helpers/app.ts';
@@ -26,6 +27,10 @@ export async function setUpHostile(): Promise<void> {
     `mutation($i: SendMessageInput!) { sendMessage(input: $i) { message { id } } }`,
     { i: { workspaceId: wsGid, taskId: task, text: 'I live in Quorvia.', idempotencyKey: 'seed-1' } },
   );
+  await ok(
+    `mutation($i: SendMessageInput!) { sendMessage(input: $i) { message { id } } }`,
+    { i: { workspaceId: wsGid, taskId: task2, text: 'Our brand color is ochre.', idempotencyKey: 'seed-2' } },
+  );
   await extractPending(t.app.deps.memory, t.a.workspaceId, t.a.ownerId);
   const create = async (kind: string, name: string, content: unknown) =>
     (await ok(`mutation($i: CreateObjectInput!) { createObject(input: $i) { object { id } } }`, { i: { workspaceId: wsGid, kind, name, content } })).createObject.object.id as string;
@@ -35,7 +40,13 @@ export async function setUpHostile(): Promise<void> {
   const del = await ok(`mutation($id: ID!) { deleteObject(objectId: $id) { approvalId } }`, { id: doomed });
   const thread = (await ok(`query($id: ID!) { workspace(id: $id) { mainThread { id } } }`, { id: wsGid })).workspace.mainThread.id as string;
   const p = t.app.deps.prisma;
-  const memory = await p.memory.findFirstOrThrow({ where: { workspaceId: t.a.workspaceId } });
+  const memory = await p.memory.findFirstOrThrow({ where: { workspaceId: t.a.workspaceId, subjectKey: { not: 'brand.colors' } } });
+  // An approved forgetting (of the brand colour), for redactWorks' valid call.
+  const brand = await p.memory.findFirstOrThrow({ where: { workspaceId: t.a.workspaceId, subjectKey: 'brand.colors' } });
+  const forget = await ok(`mutation($i: ForgetMemoryInput!) { forgetMemory(input: $i) { approval { id } } }`, { i: { memoryId: toGlobalId('Memory', brand.id) } });
+  await ok(`mutation($i: ResolveApprovalInput!) { resolveApproval(input: $i) { approval { id } } }`, {
+    i: { approvalId: forget.forgetMemory.approval.id, decision: 'APPROVE', idempotencyKey: 'seed-forget' },
+  });
   const evidence = await p.memoryEvidence.findFirstOrThrow({ where: { workspaceId: t.a.workspaceId } });
   const checklistVersion = (await ok(`query($id: ID!) { task(id: $id) { checklist { version } } }`, { id: task })).task.checklist?.version ?? 0;
   // An open card in the owner's thread (a question about a message), for answerCard's valid call.
@@ -52,6 +63,7 @@ export async function setUpHostile(): Promise<void> {
     WorkspaceObject: doc,
     Flow: flow,
     Approval: del.deleteObject.approvalId,
+    ForgetApproval: forget.forgetMemory.approval.id,
     Memory: toGlobalId('Memory', memory.id),
     MemoryEvidence: toGlobalId('MemoryEvidence', evidence.id),
     Thread: thread,

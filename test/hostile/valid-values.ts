@@ -33,6 +33,7 @@ export const ID_KINDS: Record<string, string> = {
   targettaskid: 'Task2',
   messageid: 'Message',
   objectid: 'WorkspaceObject',
+  objectids: 'WorkspaceObject',
   approvalid: 'Approval',
   memoryid: 'Memory',
   evidenceid: 'MemoryEvidence',
@@ -40,7 +41,7 @@ export const ID_KINDS: Record<string, string> = {
 };
 
 export function idKind(coord: string, name: string, fieldType?: string): string {
-  const override: Record<string, string> = { 'EditFlowInput.objectId': 'Flow', 'Mutation.rerouteMessage.taskId': 'Task2' };
+  const override: Record<string, string> = { 'EditFlowInput.objectId': 'Flow', 'Mutation.rerouteMessage.taskId': 'Task2', 'RedactWorksInput.approvalId': 'ForgetApproval' };
   if (override[coord]) return override[coord]!;
   if (name === 'id' || name === 'ids') return fieldType === 'Node' ? 'Task' : fieldType!;
   const kind = ID_KINDS[name.toLowerCase()];
@@ -59,6 +60,8 @@ export function validId(coord: string, name: string, fieldType?: string): string
 function validOverrides(): Record<string, () => unknown> {
   return {
     'FindReplaceInput.find': () => 'hello',
+    // No work held the forgotten value: choosing none is the valid choice (and may be repeated).
+    'RedactWorksInput.objectIds': () => [],
     'FindReplaceInput.replace': () => 'hi',
     'CreateObjectInput.kind': () => 'DOCUMENT',
     'CreateObjectInput.content': () => ({ markdown: 'hello world' }),
