@@ -246,14 +246,13 @@ describe('forgetting a remembered value that the agent copied everywhere', () =>
     assert.deepEqual(logAfter.slice(0, logBefore.length), logBefore);
     assert.deepEqual(logBefore.map((e) => e.seq), logBefore.map((_e, i) => i + 1));
 
-    // The targeted cleanup ran after the commit: the dead row versions that held the key material
-    // are reclaimed (what remains physically until then, and in WAL and backups, is in server/README.md).
+    // The targeted cleanup ran after the commit (a manual VACUUM, not autovacuum): it reclaims the
+    // dead row versions that held the key material, as far as no open snapshot still sees them
+    // (what remains physically until then, and in WAL and backups, is in server/README.md).
     await waitFor(async () => {
-      const [st] = await prisma.$queryRawUnsafe<{ vacuumed: boolean; dead: number }[]>(
-        `SELECT last_vacuum IS NOT NULL AS vacuumed, n_dead_tup::int AS dead FROM pg_stat_user_tables WHERE relname = 'data_keys'`,
-      );
-      return st?.vacuumed && st.dead === 0;
-    }, 'data_keys vacuumed after the forgetting', { timeoutMs: 30_000 });
+      const [st] = await prisma.$queryRawUnsafe<{ vacuumed: boolean }[]>(`SELECT last_vacuum IS NOT NULL AS vacuumed FROM pg_stat_user_tables WHERE relname = 'data_keys'`);
+      return st?.vacuumed;
+    }, 'data_keys vacuumed after the forgetting', { timeoutMs: 60_000 });
 
     // A wrong or stale read path can never bring it back: the key material is gone from the row.
     const keys = await prisma.dataKey.findMany({ where: { taskId } });

@@ -9,7 +9,7 @@
 //  - Lock order is task rows → workspace row. A transaction appending to several tasks must lock
 //    all of them first (unit-of-work.ts does), or it would deadlock against single-task appenders.
 import type { Db } from '../db/client.ts';
-import { sealValue } from '../domain/sealing.ts';
+import { sealsEvent, sealValue } from '../domain/sealing.ts';
 import { sealingKeyFor } from '../store/sealing/scope.ts';
 import { encodePayload } from './payload.ts';
 import { currentWorker } from './writer.ts';
@@ -67,7 +67,7 @@ export async function appendEvents(tx: Db, taskId: string, events: readonly NewE
   // hashed and delivered is the ciphertext; readers open it (or see it withheld once forgotten).
   const key = await sealingKeyFor(tx, taskId);
   const specs = events.map((e) => {
-    const enc = encodePayload(key && e.payload != null ? sealValue(key, e.payload) : e.payload);
+    const enc = encodePayload(key && e.payload != null && sealsEvent(e) ? sealValue(key, e.payload) : e.payload);
     return {
       e,
       enc,

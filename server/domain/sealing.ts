@@ -29,7 +29,18 @@ const STRUCTURAL_KEYS = new Set([
   'id', 'type', 'kind', 'status', 'tool', 'callId', 'modelCallId', 'role', 'schema', 'safety', 'outcome', 'code',
   'language', 'mode', 'stage', 'model', 'provider', 'phase', 'key', 'requestDigest', 'hash', 'mime', 'currency',
   'autonomy', 'redaction', 'severity', 'unit', 'format', 'reasonCode', 'from', 'to', 'via',
+  'transition', 'decision', 'how', 'signal', 'choice', 'where', 'role',
 ]);
+
+/**
+ * Whether an event's payload is sealed under the task's key. A person's own words (a signal, added
+ * context, an edit of the task, a decision on a card) are theirs, not derived from memory, and stay
+ * readable — except where a person's action carries the task's derived content along: a checklist
+ * (its items are the agent's) and a work's events (its name may be).
+ */
+export function sealsEvent(e: { type: string; actor: { kind: string } }): boolean {
+  return e.actor.kind !== 'USER' || /^(CHECKLIST_|OBJECT_)/.test(e.type);
+}
 const STRUCTURAL_SUFFIX = /(Id|Ids|At|Key|Kind|Status|Type|Code|Hash|Digest)$/;
 
 export const isSealedText = (s: string): boolean => s.startsWith(PREFIX) && s.endsWith(SUFFIX);

@@ -1,4 +1,5 @@
 // German message templates (informal "du", as the studio speaks to its people).
+import { subjectWords } from './facts.ts';
 import { clip, formatDate, formatMoney, quote } from './languages.ts';
 import type { Fact, FactKind, ObjectKindName, SourceKindName, OfflinePlanKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
 
@@ -15,13 +16,15 @@ function fact(f: Fact): string {
     brandLogo: `unser Logo ${v} ist`,
     brandTagline: `unser Slogan ${v} ist`,
     companyName: `unsere Firma ${v} heißt`,
+    companyLocation: `euer Studio in ${v} ist`,
+    signature: `du mit ${v} unterschreibst`,
     residence: `du in ${v} wohnst`,
     name: `du ${v} heißt`,
     work: `du ${v} arbeitest`,
     prefer: `du ${v} bevorzugst`,
     avoid: `du ${v} lieber vermeidest`,
     habit: `du immer ${v}`,
-    other: `${f.subject}: ${v}`,
+    other: `${subjectWords(f.subject)}: ${v}`,
   };
   return by[f.kind];
 }
@@ -33,6 +36,8 @@ const LABEL: Record<FactKind, string> = {
   brandLogo: 'Logo',
   brandTagline: 'Slogan',
   companyName: 'Firmenname',
+  companyLocation: 'Euer Studio',
+  signature: 'Unterschrift',
   residence: 'Wohnort',
   name: 'Dein Name',
   work: 'Deine Arbeit',
@@ -146,7 +151,7 @@ export const de: Texts = {
   remembered: (facts) => `Notiert — ich merke mir, dass ${list(facts.map(fact))}.`,
   nothingToRemember: 'Notiert. Ich habe darin nichts Dauerhaftes zum Merken gefunden; sag es etwa so: „unsere Markenfarbe ist …“.',
   recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}: ${f.value} (das hast du mir am ${formatDate('de', f.since)} gesagt).`).join('\n'),
-  recallUnknown: 'Das habe ich mir nicht gemerkt — es hat mir noch niemand gesagt. Sag es mir („unsere Markenfarbe ist …“), dann merke ich es mir.',
+  recallUnknown: 'Das habe ich mir nicht gemerkt. Sag es mir („unsere Markenfarbe ist …“), dann merke ich es mir.',
   recalledEpisodes: (episodes) => ['Aus früherer Arbeit:', ...episodes.map((e) => `- ${formatDate('de', e.day)}, ${e.task ? `in ${q(e.task)}` : 'in unserem Thread'}: ${LABEL[e.kind]}: ${e.value} [${e.cites}]`)].join('\n'),
 
   steered: (signal, title, result) => {
@@ -202,7 +207,7 @@ export const de: Texts = {
   deleteObjectReason: 'Das Löschen eines Objekts lässt sich nicht rückgängig machen.',
   forgetSourceTitle: (kind, day) => `${SOURCE[kind]} vom ${formatDate('de', day)} und alles daraus Gemerkte vergessen`,
   forgetSourceReason: 'Vergessene Erinnerungen, Zusammenfassungen und Profileinträge lassen sich nicht wiederherstellen.',
-  forgetMemoryTitle: (kind, key) => `Erinnerung vergessen: ${kind === 'other' ? key : `${LABEL[kind]} (${key})`}`,
+  forgetMemoryTitle: (kind, key) => `Erinnerung vergessen: ${kind === 'other' ? subjectWords(key) : LABEL[kind]}`,
   forgetMemoryReason: 'Eine vergessene Erinnerung lässt sich nicht wiederherstellen.',
   forgetWorksReason: (n) => `Es steht auch in ${n === 1 ? 'einem deiner Werke' : `${n} deiner Werke`}; nach dem Vergessen kannst du es aus den Werken deiner Wahl entfernen.`,
   worksRemovedMarker: '[entfernt]',

@@ -1,4 +1,5 @@
 // English message templates.
+import { subjectWords } from './facts.ts';
 import { clip, formatDate, formatMoney, quote } from './languages.ts';
 import type { Fact, FactKind, ObjectKindName, SourceKindName, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
 
@@ -29,13 +30,15 @@ function fact(f: Fact): string {
     brandLogo: `our logo is ${v}`,
     brandTagline: `our tagline is ${v}`,
     companyName: `our company is called ${v}`,
+    companyLocation: `our studio is in ${v}`,
+    signature: `you sign as ${v}`,
     residence: `you live in ${v}`,
     name: `your name is ${v}`,
     work: `you work ${v}`,
     prefer: `you prefer ${v}`,
     avoid: `you'd rather avoid ${v}`,
     habit: `you always ${v}`,
-    other: `${f.subject}: ${v}`,
+    other: `${subjectWords(f.subject)}: ${v}`,
   };
   return by[f.kind];
 }
@@ -47,6 +50,8 @@ const LABEL: Record<FactKind, string> = {
   brandLogo: 'Logo',
   brandTagline: 'Tagline',
   companyName: 'Company name',
+  companyLocation: 'Your studio',
+  signature: 'You sign as',
   residence: 'Where you live',
   name: 'Your name',
   work: 'Your work',
@@ -160,7 +165,7 @@ export const en: Texts = {
   remembered: (facts) => `Noted — I'll remember that ${list(facts.map(fact))}.`,
   nothingToRemember: 'Noted. I found no lasting fact in that to remember; say it like “our brand color is …” or “I prefer …”.',
   recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}: ${f.value} (you told me on ${formatDate('en', f.since)}).`).join('\n'),
-  recallUnknown: "I don't have that remembered — nobody has told me yet. Tell me (“our brand color is …”) and I'll remember it.",
+  recallUnknown: "I don't have that remembered. Tell me (“our brand color is …”) and I'll remember it.",
   recalledEpisodes: (episodes) => ['From earlier work:', ...episodes.map((e) => `- ${formatDate('en', e.day)}, ${e.task ? `in ${q(e.task)}` : 'in our thread'}: ${LABEL[e.kind]}: ${e.value} [${e.cites}]`)].join('\n'),
 
   steered: (signal, title, result) => {
@@ -216,7 +221,7 @@ export const en: Texts = {
   deleteObjectReason: 'Deleting an object cannot be undone by the user.',
   forgetSourceTitle: (kind, day) => `Forget ${SOURCE[kind]} from ${formatDate('en', day)} and everything remembered from it`,
   forgetSourceReason: 'Forgotten memories, summaries and profile entries cannot be restored.',
-  forgetMemoryTitle: (kind, key) => `Forget a memory: ${kind === 'other' ? key : `${LABEL[kind]} (${key})`}`,
+  forgetMemoryTitle: (kind, key) => `Forget a memory: ${kind === 'other' ? subjectWords(key) : LABEL[kind]}`,
   forgetMemoryReason: 'A forgotten memory cannot be restored.',
   forgetWorksReason: (n) => `It also appears in ${n === 1 ? 'one of your works' : `${n} of your works`}; after forgetting you can remove it from the ones you choose.`,
   worksRemovedMarker: '[removed]',

@@ -1,4 +1,5 @@
 // Spanish message templates ("tú").
+import { subjectWords } from './facts.ts';
 import { clip, formatDate, formatMoney, quote } from './languages.ts';
 import type { Fact, FactKind, ObjectKindName, SourceKindName, OfflinePlanKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
 
@@ -15,13 +16,15 @@ function fact(f: Fact): string {
     brandLogo: `nuestro logotipo es ${v}`,
     brandTagline: `nuestro eslogan es ${v}`,
     companyName: `nuestra empresa se llama ${v}`,
+    companyLocation: `vuestro estudio está en ${v}`,
+    signature: `firmas como ${v}`,
     residence: `vives en ${v}`,
     name: `te llamas ${v}`,
     work: `trabajas ${v}`,
     prefer: `prefieres ${v}`,
     avoid: `prefieres evitar ${v}`,
     habit: `siempre: ${v}`,
-    other: `${f.subject}: ${v}`,
+    other: `${subjectWords(f.subject)}: ${v}`,
   };
   return by[f.kind];
 }
@@ -33,6 +36,8 @@ const LABEL: Record<FactKind, string> = {
   brandLogo: 'Logotipo',
   brandTagline: 'Eslogan',
   companyName: 'Nombre de la empresa',
+  companyLocation: 'Vuestro estudio',
+  signature: 'Firma',
   residence: 'Dónde vives',
   name: 'Tu nombre',
   work: 'Tu trabajo',
@@ -146,7 +151,7 @@ export const es: Texts = {
   remembered: (facts) => `Anotado — recordaré que ${list(facts.map(fact))}.`,
   nothingToRemember: 'Tomo nota, pero no he encontrado ningún dato que deba guardar; dímelo por ejemplo así: «nuestro color de marca es …».',
   recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}: ${f.value} (me lo dijiste el ${formatDate('es', f.since)}).`).join('\n'),
-  recallUnknown: 'No tengo eso guardado — nadie me lo ha dicho todavía. Dímelo («nuestro color de marca es …») y lo recordaré.',
+  recallUnknown: 'No tengo eso guardado. Dímelo («nuestro color de marca es …») y lo recordaré.',
   recalledEpisodes: (episodes) => ['Del trabajo anterior:', ...episodes.map((e) => `- ${formatDate('es', e.day)}, ${e.task ? `en ${q(e.task)}` : 'en nuestro hilo'}: ${LABEL[e.kind]}: ${e.value} [${e.cites}]`)].join('\n'),
 
   steered: (signal, title, result) => {
@@ -202,7 +207,7 @@ export const es: Texts = {
   deleteObjectReason: 'Eliminar un objeto no se puede deshacer.',
   forgetSourceTitle: (kind, day) => `Olvidar ${SOURCE[kind]} del ${formatDate('es', day)} y todo lo recordado a partir de él`,
   forgetSourceReason: 'Los recuerdos, resúmenes y entradas de perfil olvidados no se pueden restaurar.',
-  forgetMemoryTitle: (kind, key) => `Olvidar un recuerdo: ${kind === 'other' ? key : `${LABEL[kind]} (${key})`}`,
+  forgetMemoryTitle: (kind, key) => `Olvidar un recuerdo: ${kind === 'other' ? subjectWords(key) : LABEL[kind]}`,
   forgetMemoryReason: 'Un recuerdo olvidado no se puede restaurar.',
   forgetWorksReason: (n) => `También aparece en ${n === 1 ? 'una de tus obras' : `${n} de tus obras`}; después de olvidarlo podrás quitarlo de las que elijas.`,
   worksRemovedMarker: '[eliminado]',

@@ -9,6 +9,8 @@ export function factKind(subjectKey: string): FactKind {
   if (subjectKey === 'brand.logo') return 'brandLogo';
   if (subjectKey === 'brand.tagline') return 'brandTagline';
   if (subjectKey === 'company.name') return 'companyName';
+  if (subjectKey === 'company.location') return 'companyLocation';
+  if (subjectKey === 'user.signature') return 'signature';
   if (subjectKey === 'user.residence') return 'residence';
   if (subjectKey === 'user.name') return 'name';
   if (subjectKey === 'user.work') return 'work';
@@ -19,3 +21,6 @@ export function factKind(subjectKey: string): FactKind {
 }
 
 export const fact = (subjectKey: string, value: string): Fact => ({ kind: factKind(subjectKey), subject: subjectKey, value });
+
+/** A subject key read as words, for a fact no phrase covers: "preference.general" → "general". Never the raw key. */
+export const subjectWords = (subjectKey: string): string => (subjectKey.split('.').pop() ?? subjectKey).replace(/[_-]+/g, ' ');

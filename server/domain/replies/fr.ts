@@ -1,4 +1,5 @@
 // French message templates ("vous").
+import { subjectWords } from './facts.ts';
 import { clip, formatDate, formatMoney, quote } from './languages.ts';
 import type { Fact, FactKind, ObjectKindName, SourceKindName, OfflinePlanKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
 
@@ -15,13 +16,15 @@ function fact(f: Fact): string {
     brandLogo: `notre logo est ${v}`,
     brandTagline: `notre slogan est ${v}`,
     companyName: `notre entreprise s’appelle ${v}`,
+    companyLocation: `votre studio est à ${v}`,
+    signature: `vous signez ${v}`,
     residence: `vous habitez à ${v}`,
     name: `vous vous appelez ${v}`,
     work: `vous travaillez ${v}`,
     prefer: `vous préférez ${v}`,
     avoid: `vous évitez ${v}`,
     habit: `vous faites toujours ceci : ${v}`,
-    other: `${f.subject} : ${v}`,
+    other: `${subjectWords(f.subject)} : ${v}`,
   };
   return by[f.kind];
 }
@@ -33,6 +36,8 @@ const LABEL: Record<FactKind, string> = {
   brandLogo: 'Logo',
   brandTagline: 'Slogan',
   companyName: 'Nom de l’entreprise',
+  companyLocation: 'Votre studio',
+  signature: 'Signature',
   residence: 'Votre ville',
   name: 'Votre nom',
   work: 'Votre travail',
@@ -146,7 +151,7 @@ export const fr: Texts = {
   remembered: (facts) => `C'est noté — je retiens que ${list(facts.map(fact))}.`,
   nothingToRemember: "C'est noté. Je n'y ai trouvé rien de durable à retenir ; dites-le par exemple ainsi : « notre couleur de marque est … ».",
   recalled: (facts) => facts.map((f) => `${LABEL[f.kind]} : ${f.value} (vous me l'avez dit le ${formatDate('fr', f.since)}).`).join('\n'),
-  recallUnknown: "Je n'ai rien retenu à ce sujet — personne ne me l'a encore dit. Dites-le-moi (« notre couleur de marque est … ») et je le retiendrai.",
+  recallUnknown: "Je n'ai rien retenu à ce sujet. Dites-le-moi (« notre couleur de marque est … ») et je le retiendrai.",
   recalledEpisodes: (episodes) => ["D'après le travail précédent :", ...episodes.map((e) => `- le ${formatDate('fr', e.day)}, ${e.task ? `dans ${q(e.task)}` : 'dans notre fil'} : ${LABEL[e.kind]} : ${e.value} [${e.cites}]`)].join('\n'),
 
   steered: (signal, title, result) => {
@@ -202,7 +207,7 @@ export const fr: Texts = {
   deleteObjectReason: 'La suppression d’un objet est définitive.',
   forgetSourceTitle: (kind, day) => `Oublier ${SOURCE[kind]} du ${formatDate('fr', day)} et tout ce qui en a été retenu`,
   forgetSourceReason: 'Les souvenirs, résumés et entrées de profil oubliés ne peuvent pas être restaurés.',
-  forgetMemoryTitle: (kind, key) => `Oublier un souvenir : ${kind === 'other' ? key : `${LABEL[kind]} (${key})`}`,
+  forgetMemoryTitle: (kind, key) => `Oublier un souvenir : ${kind === 'other' ? subjectWords(key) : LABEL[kind]}`,
   forgetMemoryReason: 'Un souvenir oublié ne peut pas être restauré.',
   forgetWorksReason: (n) => `Cela figure aussi dans ${n === 1 ? 'une de vos œuvres' : `${n} de vos œuvres`} ; après l’oubli, vous pourrez le retirer de celles que vous choisirez.`,
   worksRemovedMarker: '[supprimé]',

@@ -1,4 +1,5 @@
 // Japanese message templates (polite form).
+import { subjectWords } from './facts.ts';
 import { clip, formatDate, formatMoney, quote } from './languages.ts';
 import type { Fact, FactKind, ObjectKindName, SourceKindName, OfflinePlanKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
 
@@ -14,13 +15,15 @@ function fact(f: Fact): string {
     brandLogo: `ロゴは${v}`,
     brandTagline: `キャッチコピーは${v}`,
     companyName: `会社名は${v}`,
+    companyLocation: `スタジオは${v}にあります`,
+    signature: `署名は${v}`,
     residence: `お住まいは${v}`,
     name: `お名前は${v}`,
     work: `お仕事は${v}`,
     prefer: `${v}がお好み`,
     avoid: `${v}は避けたい`,
     habit: `いつも${v}`,
-    other: `${f.subject}：${v}`,
+    other: `${subjectWords(f.subject)}：${v}`,
   };
   return by[f.kind];
 }
@@ -32,6 +35,8 @@ const LABEL: Record<FactKind, string> = {
   brandLogo: 'ロゴ',
   brandTagline: 'キャッチコピー',
   companyName: '会社名',
+  companyLocation: 'スタジオ',
+  signature: '署名',
   residence: 'お住まい',
   name: 'お名前',
   work: 'お仕事',
@@ -145,7 +150,7 @@ export const ja: Texts = {
   remembered: (facts) => `承知しました。${facts.map(fact).join('、')}、と覚えておきます。`,
   nothingToRemember: '承知しました。ただ、覚えておくべき内容は見つかりませんでした。「ブランドカラーは…」のように伝えてください。',
   recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}：${f.value}（${formatDate('ja', f.since)}に伺いました）。`).join('\n'),
-  recallUnknown: 'それは覚えていません——まだ誰からも聞いていません。教えていただければ（「ブランドカラーは…」）、覚えておきます。',
+  recallUnknown: 'それは覚えていません。教えていただければ（「ブランドカラーは…」）、覚えておきます。',
   recalledEpisodes: (episodes) => ['以前の作業の記録：', ...episodes.map((e) => `- ${formatDate('ja', e.day)}、${e.task ? `${q(e.task)}で` : 'このスレッドで'}：${LABEL[e.kind]}：${e.value} [${e.cites}]`)].join('\n'),
 
   steered: (signal, title, result) => {
@@ -201,7 +206,7 @@ export const ja: Texts = {
   deleteObjectReason: 'オブジェクトの削除は元に戻せません。',
   forgetSourceTitle: (kind, day) => `${formatDate('ja', day)}の${SOURCE[kind]}と、そこから記憶したすべてを忘れる`,
   forgetSourceReason: '忘れた記憶、要約、プロフィール項目は復元できません。',
-  forgetMemoryTitle: (kind, key) => `記憶を忘れる：${kind === 'other' ? key : `${LABEL[kind]}（${key}）`}`,
+  forgetMemoryTitle: (kind, key) => `記憶を忘れる：${kind === 'other' ? subjectWords(key) : LABEL[kind]}`,
   forgetMemoryReason: '忘れた記憶は復元できません。',
   forgetWorksReason: (n) => `あなたの作品 ${n} 件にも含まれています。忘れた後、選んだ作品から削除できます。`,
   worksRemovedMarker: '[削除済み]',

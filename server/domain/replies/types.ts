@@ -21,7 +21,7 @@ export type TaskStateView =
   | { kind: 'budget' };
 
 /** What a remembered fact is about, for phrasing it (from its subject key: ./facts.ts). */
-export type FactKind = 'brandColor' | 'brandFont' | 'brandTone' | 'brandLogo' | 'brandTagline' | 'companyName' | 'residence' | 'name' | 'work' | 'prefer' | 'avoid' | 'habit' | 'other';
+export type FactKind = 'brandColor' | 'brandFont' | 'brandTone' | 'brandLogo' | 'brandTagline' | 'companyName' | 'companyLocation' | 'signature' | 'residence' | 'name' | 'work' | 'prefer' | 'avoid' | 'habit' | 'other';
 export type Fact = { kind: FactKind; subject: string; value: string };
 
 /** Paid work a cancel would abandon. */

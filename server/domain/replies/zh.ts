@@ -1,4 +1,5 @@
 // Chinese (simplified) message templates.
+import { subjectWords } from './facts.ts';
 import { clip, formatDate, formatMoney, quote } from './languages.ts';
 import type { Fact, FactKind, ObjectKindName, SourceKindName, OfflinePlanKind, GenerationKindName, OfflineStep, PaidWork, SteerSignal, TaskStateView, Texts } from './types.ts';
 
@@ -14,13 +15,15 @@ function fact(f: Fact): string {
     brandLogo: `我们的标志是${v}`,
     brandTagline: `我们的口号是${v}`,
     companyName: `我们的公司名叫${v}`,
+    companyLocation: `你们的工作室在${v}`,
+    signature: `你的署名是${v}`,
     residence: `你住在${v}`,
     name: `你叫${v}`,
     work: `你的工作：${v}`,
     prefer: `你偏好${v}`,
     avoid: `你想避免${v}`,
     habit: `你总是${v}`,
-    other: `${f.subject}：${v}`,
+    other: `${subjectWords(f.subject)}：${v}`,
   };
   return by[f.kind];
 }
@@ -32,6 +35,8 @@ const LABEL: Record<FactKind, string> = {
   brandLogo: '标志',
   brandTagline: '口号',
   companyName: '公司名称',
+  companyLocation: '工作室',
+  signature: '署名',
   residence: '居住地',
   name: '你的名字',
   work: '你的工作',
@@ -144,7 +149,7 @@ export const zh: Texts = {
   remembered: (facts) => `记下了——我会记住：${facts.map(fact).join('；')}。`,
   nothingToRemember: '记下了。不过我没找到需要长期记住的内容；可以这样说：“我们的品牌色是……”。',
   recalled: (facts) => facts.map((f) => `${LABEL[f.kind]}：${f.value}（你在${formatDate('zh', f.since)}告诉我的）。`).join('\n'),
-  recallUnknown: '我没有记住这个——还没有人告诉过我。告诉我（“我们的品牌色是……”），我就会记住。',
+  recallUnknown: '我没有记住这个。告诉我（“我们的品牌色是……”），我就会记住。',
   recalledEpisodes: (episodes) => ['之前的工作记录：', ...episodes.map((e) => `- ${formatDate('zh', e.day)}，${e.task ? `在${q(e.task)}中` : '在我们的对话中'}：${LABEL[e.kind]}：${e.value} [${e.cites}]`)].join('\n'),
 
   steered: (signal, title, result) => {
@@ -200,7 +205,7 @@ export const zh: Texts = {
   deleteObjectReason: '删除对象后无法撤销。',
   forgetSourceTitle: (kind, day) => `忘记${formatDate('zh', day)}的${SOURCE[kind]}及由此记住的一切`,
   forgetSourceReason: '被忘记的记忆、摘要和资料条目无法恢复。',
-  forgetMemoryTitle: (kind, key) => `忘记一条记忆：${kind === 'other' ? key : `${LABEL[kind]}（${key}）`}`,
+  forgetMemoryTitle: (kind, key) => `忘记一条记忆：${kind === 'other' ? subjectWords(key) : LABEL[kind]}`,
   forgetMemoryReason: '被忘记的记忆无法恢复。',
   forgetWorksReason: (n) => `它还出现在你的 ${n} 个作品中；忘记之后，你可以从你选择的作品中删除它。`,
   worksRemovedMarker: '[已删除]',

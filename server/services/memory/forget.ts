@@ -23,6 +23,7 @@ import { deleteEmptySummaries, lockMemory } from '../../store/memory/memories.ts
 import { snapshotsListing } from '../../store/memory/profiles.ts';
 import { stepOrdinals, withholdStepReplies } from '../../store/memory/uses.ts';
 import { destroyKeysOf } from '../../store/sealing/keys.ts';
+import { withholdRepliesNaming } from '../../store/memory/replies.ts';
 import { rebuildDerivedOf } from '../../store/sealing/derived.ts';
 
 export type ForgetOutcome = {
@@ -126,6 +127,8 @@ async function clearAndRebuild(tx: Tx, workspaceId: string, seeds: string[], o: 
       remaining.set(v.memoryId, set);
     }
   }
+  // The thread's replies that repeat a value being cleared go with it (store/memory/replies.ts).
+  await withholdRepliesNaming(tx, { workspaceId, values: versions.map((v) => v.value), replacement: FORGOTTEN_REPLY });
   await tx.memoryVersion.updateMany({ where: { id: { in: ids } }, data: { status: 'FORGOTTEN', content: '', value: '', validTo: null, forgottenAt: new Date() } });
   await tx.memoryEmbedding.deleteMany({ where: { versionId: { in: ids } } });
 
