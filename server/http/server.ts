@@ -68,7 +68,9 @@ export async function startHttpServer(
   };
   const server = createServer((req, res) => {
     void handle(req, res).catch((e) => {
-      deps.log.error('http handler failed', { error: (e as Error).message });
+      // A client that went away mid-response (a closed tab, a dropped socket) is not a server fault.
+      const aborted = (e as Error)?.name === 'AbortError' || /operation was aborted|ECONNRESET|socket hang up/i.test(String((e as Error)?.message));
+      (aborted ? deps.log.debug : deps.log.error)('http handler failed', { error: (e as Error).message });
       if (!res.headersSent) sendJson(res, 500, { errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL' } }] });
       else res.destroy();
     });
