@@ -145,7 +145,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
   const memory: MemoryDeps = { prisma, log, embedder, faults: opts.memory?.faults, ...(extractor ? { extractor } : {}) };
   const memoryContext = new MemoryWorkerContext(
     { prisma, notifier, log, embedder },
-    { timeoutMs: opts.memory?.timeoutMs ?? config.memory?.timeoutMs ?? 300, retrievalDelayMs: opts.memory?.retrievalDelayMs },
+    { timeoutMs: opts.memory?.timeoutMs ?? config.memory?.timeoutMs ?? 1000, retrievalDelayMs: opts.memory?.retrievalDelayMs },
   );
   runtime.memory = memoryContext;
   const deps: Deps = { config, prisma, notifier, hub: feeds.events, log, scheduler, runtime, embedder, jobs, memory: { ...memory, context: memoryContext }, objectFeed: feeds.objects, listener: feeds.listener };

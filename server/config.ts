@@ -46,7 +46,7 @@ const EnvSchema = z.object({
   /// Lease of a running turn; renewed every third of it. A dead worker's turn is taken over after it.
   ATELIER_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   ATELIER_WATCHDOG_MS: z.coerce.number().int().min(50).default(10_000),
-  ATELIER_MEMORY_TIMEOUT_MS: z.coerce.number().int().min(1).default(300),
+  ATELIER_MEMORY_TIMEOUT_MS: z.coerce.number().int().min(1).default(1000),
   /// A queued turn whose wake-up is older than this is re-sent by the watchdog.
   ATELIER_STALE_QUEUED_MS: z.coerce.number().int().min(50).default(30_000),
   ATELIER_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),

@@ -118,14 +118,18 @@ export class MemoryWorkerContext implements WorkerMemory {
     if (this.options.retrievalDelayMs) await new Promise((r) => setTimeout(r, this.options.retrievalDelayMs));
     const task = await this.deps.prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { workspaceId: true, createdById: true, title: true, goal: true } });
     if (!task.createdById) return null;
-    const profile = await this.profilePrefix(task.workspaceId, task.createdById);
     const q = { workspaceId: task.workspaceId, userId: task.createdById, taskId, limit: this.options.maxMemories ?? 8 };
-    const relevant = await retrieveMemories(this.deps.prisma, { ...q, text: `${task.title} ${task.goal}` }, this.deps.embedder);
-    // Brand rules always apply to the workspace's work.
-    const brand = await retrieveMemories(this.deps.prisma, { ...q, kinds: ['BRAND_RULE'] });
+    // The four reads are independent: run together, the section costs the slowest of them, not their
+    // sum (it has a budget of its own: past it the step goes on without memory).
+    const [profile, relevant, brand, episodes] = await Promise.all([
+      this.profilePrefix(task.workspaceId, task.createdById),
+      retrieveMemories(this.deps.prisma, { ...q, text: `${task.title} ${task.goal}` }, this.deps.embedder),
+      // Brand rules always apply to the workspace's work.
+      retrieveMemories(this.deps.prisma, { ...q, kinds: ['BRAND_RULE'] }),
+      this.episodesFor(task.workspaceId, task.createdById, taskId, `${task.title} ${task.goal}`),
+    ]);
     const seen = new Set<string>();
     const memories = [...brand, ...relevant].filter((m) => !seen.has(m.versionId) && seen.add(m.versionId)).slice(0, q.limit);
-    const episodes = await this.episodesFor(task.workspaceId, task.createdById, taskId, `${task.title} ${task.goal}`);
     const section = renderMemorySection(profile, memories, episodes);
     if (section) {
       const profileRow = profile
