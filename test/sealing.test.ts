@@ -58,4 +58,8 @@ test("a person's own words stay readable; the agent's, the system's, and a perso
   assert.equal(sealsEvent({ type: 'OBJECT_UPDATED', actor: { kind: 'USER' } }), true);
   assert.equal(sealsEvent({ type: 'NOTE', actor: { kind: 'AGENT' } }), true);
   assert.equal(sealsEvent({ type: 'TASK_DELIVERED', actor: { kind: 'SYSTEM' } }), true);
+  // Bookkeeping and the person's message as it arrived carry nothing from memory.
+  assert.equal(sealsEvent({ type: 'MEMORY_UNAVAILABLE', actor: { kind: 'SYSTEM' } }), false);
+  assert.equal(sealsEvent({ type: 'MODEL_CALL', actor: { kind: 'AGENT' } }), false);
+  assert.equal(sealsEvent({ type: 'MESSAGE_RECEIVED', actor: { kind: 'SYSTEM' } }), false);
 });

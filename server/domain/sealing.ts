@@ -39,8 +39,18 @@ const STRUCTURAL_KEYS = new Set([
  * (its items are the agent's) and a work's events (its name may be).
  */
 export function sealsEvent(e: { type: string; actor: { kind: string } }): boolean {
+  if (NEVER_DERIVED.has(e.type)) return false;
   return e.actor.kind !== 'USER' || /^(CHECKLIST_|OBJECT_)/.test(e.type);
 }
+
+/**
+ * Events whose payload is only the system's own bookkeeping (ids, numbers, fixed phrases) or the
+ * person's message as it arrived (chat history): nothing in them can have come from memory.
+ */
+const NEVER_DERIVED = new Set([
+  'TURN_STARTED', 'TOOL_CALL_STARTED', 'MODEL_CALL', 'MEMORY_UNAVAILABLE', 'JOB_SUBMITTED', 'TASK_LANGUAGE_CHANGED', 'TASK_LIMITS_CHANGED',
+  'MESSAGE_RECEIVED', 'MESSAGE_WITHDRAWN', 'MESSAGE_REROUTED', 'MESSAGE_REPLACED',
+]);
 const STRUCTURAL_SUFFIX = /(Id|Ids|At|Key|Kind|Status|Type|Code|Hash|Digest)$/;
 
 export const isSealedText = (s: string): boolean => s.startsWith(PREFIX) && s.endsWith(SUFFIX);
