@@ -235,6 +235,25 @@ async function main() {
     process.exit(1);
   }
   console.log('\n✓ every figure at or above its floor');
+  // The product's stated targets, on every set (held-out included): offline ≥ 85% overall and
+  // ≥ 95% on forgetting; through the model path, every forgetting case.
+  type Figures = { ok: number; all: number; perCategory: Record<string, { ok: number; all: number }> };
+  const pct = (x: { ok: number; all: number } | undefined) => (x && x.all ? x.ok / x.all : 1);
+  const targets: { what: string; got: number; want: number }[] = [];
+  for (const [key, f] of Object.entries(summary as Record<string, Figures>)) {
+    if (key.includes('scripted model')) targets.push({ what: `${key}: forgetting`, got: pct(f.perCategory.forgetting), want: 1 });
+    else {
+      targets.push({ what: `${key}: overall`, got: pct(f), want: 0.85 });
+      targets.push({ what: `${key}: forgetting`, got: pct(f.perCategory.forgetting), want: 0.95 });
+    }
+  }
+  console.log('\ntargets');
+  for (const t of targets) console.log(`  ${t.got >= t.want ? '✓' : '✗'} ${t.what.padEnd(42)} ${(100 * t.got).toFixed(1)}%  (target ≥ ${Math.round(100 * t.want)}%)`);
+  if (targets.some((t) => t.got < t.want)) {
+    console.error('\n✖ a target is not met');
+    process.exit(1);
+  }
+  console.log('✓ every target met');
 }
 
 if (process.argv[1]?.endsWith('memory.ts')) {
