@@ -357,3 +357,46 @@ test('accessibility: every page at both widths has no serious or critical axe vi
   assert.deepEqual(failures, []);
 });
 
+
+/** Whether the element's centre is the element (or inside it) for a tap there, nothing drawn over it. */
+function uncovered(p: Page, selector: string): Promise<{ ok: boolean; at: string }> {
+  return p.locator(selector).first().evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return { ok: !!hit && (hit === el || el.contains(hit)), at: hit ? `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}` : 'nothing' };
+  });
+}
+
+test('phone: a card scrolled into view keeps its buttons above the bottom tab bar (studio and memory)', async () => {
+  await page.setViewportSize(PHONE);
+  try {
+    // The studio: the second task's plan card, its buttons brought just into view from above.
+    await page.goto(`${w.url}/?task=${encodeURIComponent(taskIds[1]!)}`);
+    const plan = page.locator('[data-testid=approval-PLAN][data-status=PENDING]');
+    await plan.waitFor({ timeout: 30_000 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await plan.locator('.card-actions').evaluate((e) => e.scrollIntoView({ block: 'nearest' }));
+    for (const b of ['approve', 'decline']) {
+      const sel = `[data-testid=approval-PLAN][data-status=PENDING] .card-actions button:${b === 'approve' ? 'first-child' : 'last-child'}`;
+      const r = await uncovered(page, sel);
+      assert.ok(r.ok, `studio: the plan card's ${b} button is covered by ${r.at}`);
+    }
+    // Memory: a forget card's "Yes, do it" / "Keep it".
+    await page.goto(`${w.url}/memory`);
+    const m = page.getByTestId('memory').first();
+    await m.getByRole('button', { name: 'Forget…' }).click();
+    const card = m.locator('[data-testid=approval-IRREVERSIBLE]');
+    await card.getByRole('button', { name: 'Keep it' }).waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await card.locator('.card-actions').evaluate((e) => e.scrollIntoView({ block: 'nearest' }));
+    for (const name of ['Yes, do it', 'Keep it']) {
+      const r = await uncovered(page, `[data-testid=approval-IRREVERSIBLE] .card-actions button:${name === 'Keep it' ? 'last-child' : 'first-child'}`);
+      assert.ok(r.ok, `memory: "${name}" is covered by ${r.at}`);
+    }
+    await layoutShot(page, 'memory-forget-card-phone');
+    await card.getByRole('button', { name: 'Keep it' }).click();
+    await card.waitFor({ state: 'detached' });
+  } finally {
+    await page.setViewportSize(DESKTOP);
+  }
+});

@@ -125,8 +125,11 @@ export function ApprovalCard({
   thumbFor,
   documents = [],
   onResolved,
+  title: titleInWords,
 }: {
   approval: WebApprovalFragment;
+  /** The card's title as this view words it (e.g. what forgetting a source does and does not remove). */
+  title?: string;
   thumbFor: (objectId: string) => Thumb | null;
   documents?: CardDocument[];
   onResolved: () => void;
@@ -164,7 +167,7 @@ export function ApprovalCard({
   }
 
   const can = session.canApprove && pending;
-  const title = cleanTitle(approval.title);
+  const title = titleInWords ?? cleanTitle(approval.title);
   const label = `${KIND_TITLE[approval.kind] ?? 'Decision'}: ${title}`;
 
   return (

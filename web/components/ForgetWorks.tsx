@@ -16,15 +16,39 @@ export const ForgetWorksDoc = graphql(`
       ... on Approval {
         id
         status
-        works { objectId name kind version where status redactedInVersion }
+        title
+        works { ...WebForgetWork }
       }
+    }
+  }
+`);
+
+export const ForgetWorkFields = graphql(`
+  fragment WebForgetWork on ForgetWork {
+    objectId
+    name
+    kind
+    version
+    where
+    status
+    redactedInVersion
+    object { id current { file { path mime } } }
+  }
+`);
+
+/** An approved forget card whose works still wait for the person's choice (the Memory view offers them again). */
+export const OpenForgetCardsDoc = graphql(`
+  query WebOpenForgetCards($workspaceId: ID!) {
+    workspace(id: $workspaceId) {
+      id
+      approvals(statuses: [APPROVED], first: 100) { edges { node { id action works { status } } } }
     }
   }
 `);
 
 export const RedactWorksDoc = graphql(`
   mutation WebRedactWorks($input: RedactWorksInput!) {
-    redactWorks(input: $input) { approval { id status works { objectId name kind version where status redactedInVersion } } }
+    redactWorks(input: $input) { approval { id status title works { ...WebForgetWork } } }
   }
 `);
 
@@ -33,13 +57,29 @@ type Work = Card['works'][number];
 
 const KIND: Record<string, string> = { DOCUMENT: 'document', FLOW: 'flow', IMAGE: 'image', VIDEO: 'video', AUDIO: 'sound', MODEL_3D: '3D model', COLLECTION: 'collection' };
 
+const fileUrl = (path: string) => `/files/${encodeURIComponent(path.split('/').pop() ?? '')}`;
+
+/** A work as it reads on the card: a small picture for an image, its name (whole on hover), its kind and version. */
+function WorkLabel({ w }: { w: Work }) {
+  const file = w.object?.current.file;
+  return (
+    <>
+      {w.kind === 'IMAGE' && file?.mime.startsWith('image/') && <img className="forget-work-thumb" src={fileUrl(file.path)} alt="" width={32} height={32} loading="lazy" />}
+      <span className="forget-work-name" title={w.name}>
+        {w.name}
+      </span>{' '}
+      v{w.version} <span className="muted small">({KIND[w.kind] ?? 'work'}, in {place(w)})</span>
+    </>
+  );
+}
+
 /** "Brand brief v3 (its name)", "Poster 2 (prompt)": where in the work the value is. */
 function place(w: Work): string {
   const where = w.where.map((p) => (p === 'NAME' ? 'its name' : w.kind === 'DOCUMENT' ? 'text' : w.kind === 'FLOW' ? 'prompts' : w.kind === 'COLLECTION' ? 'notes' : 'prompt'));
   return where.join(' and ');
 }
 
-export function ForgetWorks({ approvalId, refreshKey }: { approvalId: string; refreshKey?: string }) {
+export function ForgetWorks({ approvalId, refreshKey, showTitle = false }: { approvalId: string; refreshKey?: string; showTitle?: boolean }) {
   const session = useSession();
   const [card, setCard] = useState<Card | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
@@ -78,7 +118,8 @@ export function ForgetWorks({ approvalId, refreshKey }: { approvalId: string; re
   }
 
   return (
-    <div className="forget-works" data-testid="forget-works" aria-label="Your works that contain it">
+    <div className={`forget-works${showTitle ? ' card' : ''}`} data-testid="forget-works" data-approval={approvalId} aria-label="Your works that contain it">
+      {showTitle && <h2 className="forget-works-title">{card.title}</h2>}
       <p className="forget-works-lead">
         {card.status === 'PENDING'
           ? 'Also appears in:'
@@ -102,11 +143,11 @@ export function ForgetWorks({ approvalId, refreshKey }: { approvalId: string; re
                     setChosen(next);
                   }}
                 />{' '}
-                {w.name} v{w.version} <span className="muted small">({KIND[w.kind] ?? 'work'}, in {place(w)})</span>
+                <WorkLabel w={w} />
               </label>
             ) : (
               <>
-                {w.name} v{w.version} <span className="muted small">({KIND[w.kind] ?? 'work'}, in {place(w)})</span>
+                <WorkLabel w={w} />
                 {w.status === 'REDACTED' && <span className="small"> — removed{w.redactedInVersion ? ` (now v${w.redactedInVersion})` : ''}</span>}
                 {w.status === 'KEPT' && <span className="small muted"> — left as it is</span>}
               </>

@@ -4,10 +4,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { WebApprovalFragment, WebMemoriesQuery } from '../gql/graphql';
 import { describeError, newKey, request } from '../lib/client';
-import { CorrectMemoryDoc, ForgetMemoryDoc, MemoriesDoc } from '../lib/documents';
+import { CorrectMemoryDoc, ForgetEvidenceDoc, ForgetMemoryDoc, MemoriesDoc } from '../lib/documents';
 import { useSession } from '../lib/hooks';
 import { ApprovalCard } from './ApprovalCard';
-import { ForgetWorks } from './ForgetWorks';
+import { ForgetWorks, OpenForgetCardsDoc } from './ForgetWorks';
 
 type MemoryNode = WebMemoriesQuery['workspace']['memories']['edges'][number]['node'];
 type Source = MemoryNode['evidence'][number]['evidence'];
@@ -58,6 +58,8 @@ function MemoryItem({ m, reload, onDecided }: { m: MemoryNode; reload: () => voi
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(m.content);
   const [approval, setApproval] = useState<WebApprovalFragment | null>(null);
+  /** Set when the card is about one source: it forgets what was remembered from it, not the message. */
+  const [source, setSource] = useState<Source | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -79,7 +81,21 @@ function MemoryItem({ m, reload, onDecided }: { m: MemoryNode; reload: () => voi
     setError(null);
     try {
       const r = await request(ForgetMemoryDoc, { input: { memoryId: m.id } });
+      setSource(null);
       setApproval(r.forgetMemory.approval);
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+  async function forgetSource(s: Source) {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await request(ForgetEvidenceDoc, { input: { evidenceId: s.id } });
+      setSource(s);
+      setApproval(r.forgetEvidence.approval);
     } catch (e) {
       setError(describeError(e));
     } finally {
@@ -112,8 +128,16 @@ function MemoryItem({ m, reload, onDecided }: { m: MemoryNode; reload: () => voi
         <summary>Sources ({m.evidence.length}) and history ({m.versions.length})</summary>
         <ul className="sources">
           {m.evidence.map(({ evidence: s }) => (
-            <li key={s.id}>
+            <li key={s.id} data-testid="memory-source">
               “{sourceText(s)}” <span className="muted small">{new Date(s.occurredAt).toLocaleString()}</span>
+              {s.status !== 'REVOKED' && s.excerpt != null && !approval && (
+                <>
+                  {' '}
+                  <button type="button" className="btn ghost small" disabled={busy} onClick={() => void forgetSource(s)}>
+                    Forget this message…
+                  </button>
+                </>
+              )}
             </li>
           ))}
         </ul>
@@ -138,11 +162,13 @@ function MemoryItem({ m, reload, onDecided }: { m: MemoryNode; reload: () => voi
       {approval && (
         <ApprovalCard
           approval={approval}
+          title={source ? `Forget what was remembered from your message of ${new Date(source.occurredAt).toLocaleDateString()} — the message itself stays in the chat` : undefined}
           thumbFor={() => null}
           onResolved={() => {
             // The works that contain it are offered after the memory is gone (the page shows them).
             onDecided(approval.id);
             setApproval(null);
+            setSource(null);
             reload();
           }}
         />
@@ -158,6 +184,8 @@ export function Memory() {
   const [error, setError] = useState<string | null>(null);
   /** Forget cards decided on this page: their works, if any, are offered here (ForgetWorks). */
   const [decided, setDecided] = useState<string[]>([]);
+  /** Approved forget cards whose works still wait for a choice: offered again after a reload. */
+  const [open, setOpen] = useState<string[]>([]);
   const load = useCallback(async () => {
     try {
       const d = await request(MemoriesDoc, { workspaceId: session.workspaceId });
@@ -165,6 +193,16 @@ export function Memory() {
       setError(null);
     } catch (e) {
       setError(describeError(e));
+    }
+    try {
+      const c = await request(OpenForgetCardsDoc, { workspaceId: session.workspaceId });
+      const waiting = c.workspace.approvals.edges
+        .map((e) => e.node)
+        .filter((a) => ['FORGET_MEMORY', 'FORGET_EVIDENCE'].includes(String((a.action as { type?: unknown } | null)?.type)) && a.works.some((w) => w.status === 'OFFERED'))
+        .map((a) => a.id);
+      setOpen((o) => (o.length === waiting.length && o.every((id, i) => id === waiting[i]) ? o : waiting));
+    } catch {
+      // Without the list the page still shows what is remembered; works chosen on this page stay offered.
     }
   }, [session.workspaceId]);
   useEffect(() => void load(), [load]);
@@ -183,8 +221,8 @@ export function Memory() {
           ))}
         </ul>
       )}
-      {decided.map((id) => (
-        <ForgetWorks key={id} approvalId={id} />
+      {[...decided, ...open.filter((id) => !decided.includes(id))].map((id) => (
+        <ForgetWorks key={id} approvalId={id} showTitle />
       ))}
       {items?.length === 0 && <p className="muted">Nothing remembered yet.</p>}
       <ul className="memories">

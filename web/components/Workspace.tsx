@@ -309,13 +309,16 @@ export function Workspace() {
             {detail.kind === 'FLOW' && <FlowView key={`${detail.id}:${detail.currentVersion}`} obj={detail} reload={() => void loadDetail()} />}
             {detail.current.file?.mime.startsWith('image/') && <img className="preview" src={fileUrl(detail.current.file.path)} alt={detail.name} />}
             <h3>Versions</h3>
-            <ol className="versions" reversed>
-              {[...detail.versions.edges].reverse().map(({ node: v }) => (
-                <li key={v.version}>
-                  v{v.version} · {new Date(v.createdAt).toLocaleString()} · {authorName(v.author)} {v.summary ? `· ${v.summary}` : ''}
-                </li>
-              ))}
-            </ol>
+            {/* Newest first, each named by its own number (no list ordinal to contradict it). */}
+            <ul className="versions" data-testid="object-versions">
+              {[...detail.versions.edges]
+                .sort((a, b) => b.node.version - a.node.version)
+                .map(({ node: v }) => (
+                  <li key={v.version}>
+                    v{v.version} · {new Date(v.createdAt).toLocaleString()} · {authorName(v.author)} {v.summary ? `· ${v.summary}` : ''}
+                  </li>
+                ))}
+            </ul>
           </section>
         )}
       </div>

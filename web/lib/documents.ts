@@ -242,6 +242,12 @@ export const ForgetMemoryDoc = graphql(`
   }
 `);
 
+export const ForgetEvidenceDoc = graphql(`
+  mutation WebForgetEvidence($input: ForgetEvidenceInput!) {
+    forgetEvidence(input: $input) { approval { ...WebApproval } }
+  }
+`);
+
 export const ObjectCardFields = graphql(`
   fragment WebObjectCard on WorkspaceObject {
     id
