@@ -205,7 +205,7 @@ export const de: Texts = {
   personChose: (label, note) => `${label ? `gewählt: „${label}“` : 'bestätigt'}${note ? `: ${note}` : ''}`,
   deleteObjectTitle: (kind, name) => `${OBJECT[kind]} ${q(name)} löschen`,
   deleteObjectReason: 'Das Löschen eines Objekts lässt sich nicht rückgängig machen.',
-  forgetSourceTitle: (kind, day) => `${SOURCE[kind]} vom ${formatDate('de', day)} und alles daraus Gemerkte vergessen`,
+  forgetSourceTitle: (kind, day) => `Alles vergessen, was aus ${({ MESSAGE: 'einer Nachricht', NOTE: 'einer Notiz', OBSERVATION: 'einer Beobachtung' } as const)[kind]} vom ${formatDate('de', day)} gemerkt wurde${kind === 'MESSAGE' ? ' — die Nachricht selbst bleibt im Chat' : ''}`,
   forgetSourceReason: 'Vergessene Erinnerungen, Zusammenfassungen und Profileinträge lassen sich nicht wiederherstellen.',
   forgetMemoryTitle: (kind, key) => `Erinnerung vergessen: ${kind === 'other' ? subjectWords(key) : LABEL[kind]}`,
   forgetMemoryReason: 'Eine vergessene Erinnerung lässt sich nicht wiederherstellen.',

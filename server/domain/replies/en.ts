@@ -219,7 +219,7 @@ export const en: Texts = {
   personChose: (label, note) => `${label ? `the user chose “${label}”` : 'the user confirmed'}${note ? `: ${note}` : ''}`,
   deleteObjectTitle: (kind, name) => `Delete ${OBJECT[kind]} ${q(name)}`,
   deleteObjectReason: 'Deleting an object cannot be undone by the user.',
-  forgetSourceTitle: (kind, day) => `Forget ${SOURCE[kind]} from ${formatDate('en', day)} and everything remembered from it`,
+  forgetSourceTitle: (kind, day) => `Forget everything remembered from ${SOURCE[kind]} of ${formatDate('en', day)}${kind === 'MESSAGE' ? ' — the message itself stays in the chat' : ''}`,
   forgetSourceReason: 'Forgotten memories, summaries and profile entries cannot be restored.',
   forgetMemoryTitle: (kind, key) => `Forget a memory: ${kind === 'other' ? subjectWords(key) : LABEL[kind]}`,
   forgetMemoryReason: 'A forgotten memory cannot be restored.',

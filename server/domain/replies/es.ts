@@ -205,7 +205,7 @@ export const es: Texts = {
   personChose: (label, note) => `${label ? `elegido: «${label}»` : 'confirmado'}${note ? `: ${note}` : ''}`,
   deleteObjectTitle: (kind, name) => `Eliminar ${OBJECT[kind]} ${q(name)}`,
   deleteObjectReason: 'Eliminar un objeto no se puede deshacer.',
-  forgetSourceTitle: (kind, day) => `Olvidar ${SOURCE[kind]} del ${formatDate('es', day)} y todo lo recordado a partir de él`,
+  forgetSourceTitle: (kind, day) => `Olvidar todo lo recordado de ${SOURCE[kind]} del ${formatDate('es', day)}${kind === 'MESSAGE' ? ' — el mensaje en sí sigue en el chat' : ''}`,
   forgetSourceReason: 'Los recuerdos, resúmenes y entradas de perfil olvidados no se pueden restaurar.',
   forgetMemoryTitle: (kind, key) => `Olvidar un recuerdo: ${kind === 'other' ? subjectWords(key) : LABEL[kind]}`,
   forgetMemoryReason: 'Un recuerdo olvidado no se puede restaurar.',

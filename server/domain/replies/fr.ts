@@ -205,7 +205,7 @@ export const fr: Texts = {
   personChose: (label, note) => `${label ? `choisi : « ${label} »` : 'confirmé'}${note ? ` : ${note}` : ''}`,
   deleteObjectTitle: (kind, name) => `Supprimer ${OBJECT[kind]} ${q(name)}`,
   deleteObjectReason: 'La suppression d’un objet est définitive.',
-  forgetSourceTitle: (kind, day) => `Oublier ${SOURCE[kind]} du ${formatDate('fr', day)} et tout ce qui en a été retenu`,
+  forgetSourceTitle: (kind, day) => `Oublier tout ce qui a été retenu d'${SOURCE[kind]} du ${formatDate('fr', day)}${kind === 'MESSAGE' ? ' — le message lui-même reste dans la conversation' : ''}`,
   forgetSourceReason: 'Les souvenirs, résumés et entrées de profil oubliés ne peuvent pas être restaurés.',
   forgetMemoryTitle: (kind, key) => `Oublier un souvenir : ${kind === 'other' ? subjectWords(key) : LABEL[kind]}`,
   forgetMemoryReason: 'Un souvenir oublié ne peut pas être restauré.',

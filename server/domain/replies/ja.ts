@@ -204,7 +204,7 @@ export const ja: Texts = {
   personChose: (label, note) => `${label ? `選択：「${label}」` : '確認済み'}${note ? `：${note}` : ''}`,
   deleteObjectTitle: (kind, name) => `${OBJECT[kind]}${q(name)}を削除`,
   deleteObjectReason: 'オブジェクトの削除は元に戻せません。',
-  forgetSourceTitle: (kind, day) => `${formatDate('ja', day)}の${SOURCE[kind]}と、そこから記憶したすべてを忘れる`,
+  forgetSourceTitle: (kind, day) => `${formatDate('ja', day)}の${SOURCE[kind]}から記憶したすべてを忘れる${kind === 'MESSAGE' ? '（メッセージ自体はチャットに残ります）' : ''}`,
   forgetSourceReason: '忘れた記憶、要約、プロフィール項目は復元できません。',
   forgetMemoryTitle: (kind, key) => `記憶を忘れる：${kind === 'other' ? subjectWords(key) : LABEL[kind]}`,
   forgetMemoryReason: '忘れた記憶は復元できません。',

@@ -203,7 +203,7 @@ export const zh: Texts = {
   personChose: (label, note) => `${label ? `已选择：“${label}”` : '已确认'}${note ? `：${note}` : ''}`,
   deleteObjectTitle: (kind, name) => `删除${OBJECT[kind]}${q(name)}`,
   deleteObjectReason: '删除对象后无法撤销。',
-  forgetSourceTitle: (kind, day) => `忘记${formatDate('zh', day)}的${SOURCE[kind]}及由此记住的一切`,
+  forgetSourceTitle: (kind, day) => `忘记从${formatDate('zh', day)}的${SOURCE[kind]}中记住的一切${kind === 'MESSAGE' ? '（消息本身仍保留在聊天中）' : ''}`,
   forgetSourceReason: '被忘记的记忆、摘要和资料条目无法恢复。',
   forgetMemoryTitle: (kind, key) => `忘记一条记忆：${kind === 'other' ? subjectWords(key) : LABEL[kind]}`,
   forgetMemoryReason: '被忘记的记忆无法恢复。',
