@@ -100,9 +100,9 @@ export async function startEmbeddedPostgres(opts: {
 /**
  * As root, the embedded server runs as the operating-system user "postgres", which must be able to
  * enter every directory above its data and its binaries (under node_modules). A private directory
- * on the way (mktemp -d makes them 0700) makes the package fail. (The data directory itself is
- * the server's own, 0700 by design: the check starts at its parent.) Otherwise the package would fail with a bare `spawn … EACCES`: say
- * what to do instead.
+ * on the way (mktemp -d makes them 0700) would make the package fail with a bare `spawn … EACCES`:
+ * say what to do instead. (The data directory itself is the server's own, 0700 by design: callers
+ * pass its parent.)
  */
 export function assertTraversable(paths: string[]): void {
   for (const start of paths) {
