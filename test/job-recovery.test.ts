@@ -14,6 +14,8 @@ import { cancelUnwantedJobs, ledgerSummary, orderGeneration, reconcileJobs, type
 import { SimulatedProvider } from '../server/generation/simulated.ts';
 import { ProviderUnavailable, type GenerationRequest } from '../server/generation/types.ts';
 import { runTurn } from '../server/runtime/engine.ts';
+import { claimTurn } from '../server/runtime/lease.ts';
+import { applyTransition } from '../server/store/tasks/apply-transition.ts';
 import { scriptedProvider } from '../server/runtime/models/provider.ts';
 import { ScriptedChatModel } from '../server/runtime/models/scripted-model.ts';
 import { readChecklist, writeChecklist } from '../server/store/checklist/write-checklist.ts';
@@ -201,6 +203,35 @@ describe('cancel reaches the provider', () => {
     await eventually(async () => (await jobOf('shot-old')).status === 'CANCELLED', 'the old round is cancelled', 30_000);
     assert.equal((await provider.status((await jobOf('shot-old')).upstreamJobId!)).status, 'CANCELLED', 'the provider stopped it');
     assert.equal((await ledgerSummary(t.app.deps.prisma, { taskId: task.id })).outstandingCents, 0);
+  });
+
+  test('a result that lands while a turn reads a change of direction never completes the task under that turn', async () => {
+    // The state a change of direction sent while the jobs run leads to: the task waits on its job,
+    // the signal's turn runs (the task stays WAITING) and has already read the instruction. The
+    // last result arriving now must not deliver the old direction; the running turn decides.
+    const task = await newTask('dawn instead');
+    const item = ChecklistItemSchema.parse({ id: 'tune-1', title: 'Tune 1', kind: 'AUDIO', count: 1 });
+    await transactWithEvents(t.app.deps, (tx, emit) => writeChecklist(tx, emit, { taskId: task.id, actor: { kind: 'SYSTEM' }, reason: 'plan' }, () => [item]));
+    await transactWithEvents(t.app.deps, (tx, emit) => applyTransition(tx, emit, { taskId: task.id, from: 'QUEUED', transition: 'wait', actor: { kind: 'SYSTEM' }, reason: 'waiting for 1 tune' }));
+    await signalTask(t.app.deps, viewer, { taskId: task.id, signal: 'REVISE', text: 'make it at dawn instead' });
+    const turn = await t.app.deps.prisma.turn.findFirstOrThrow({ where: { taskId: task.id, status: 'QUEUED' } });
+    const claim = await claimTurn(t.app.deps.runtime, turn.id, 'w-dawn');
+    assert.ok(claim, 'the signal\'s turn is claimed');
+    assert.equal((await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).status, 'WAITING', 'a turn runs while the task waits');
+    // Its step read the instruction (committed with its decision, before its tool calls run).
+    await t.app.deps.prisma.inboxItem.updateMany({ where: { taskId: task.id, signal: 'REVISE' }, data: { consumedTurnId: turn.id, consumedStep: 0, consumedAt: new Date() } });
+    const r = await orderGeneration(jobs, { ...req(task.id, 'dawn-old', 'AUDIO'), params: { checklistItemId: 'tune-1', checklistRound: 0 } });
+    assert.ok(r.kind === 'ordered');
+    await eventually(async () => (await jobOf('dawn-old')).status === 'SUCCEEDED', 'the old round finishes', 30_000);
+    await eventually(async () => (await t.app.deps.prisma.inboxItem.count({ where: { taskId: task.id, signal: 'JOB_RESULT' } })) === 1, 'the result reaches the inbox', 30_000);
+    const after = await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: task.id } });
+    assert.equal(after.status, 'WAITING', 'not completed under the running turn');
+    assert.equal(await t.app.deps.prisma.taskEvent.count({ where: { taskId: task.id, type: { in: ['TASK_DELIVERED', 'CONTINUATION_DECIDED'] } } }), 0, 'nothing delivered, nothing decided for the turn');
+    const result = await t.app.deps.prisma.inboxItem.findFirstOrThrow({ where: { taskId: task.id, signal: 'JOB_RESULT' } });
+    assert.equal(result.consumedTurnId, null, 'the result waits in the inbox for the turn to read');
+    assert.deepEqual((await readChecklist(t.app.deps.prisma, task.id))!.items[0]!.artifacts, [`object:${assetIdForJob(r.job.id)}`], 'the result is linked to its step');
+    await t.app.deps.prisma.turn.update({ where: { id: turn.id }, data: { status: 'STOPPED', endedAt: new Date() } });
+    await signalTask(t.app.deps, viewer, { taskId: task.id, signal: 'CANCEL' });
   });
 
   test('a stop said in the main thread and confirmed on its card cancels the running job at the provider at once', async () => {

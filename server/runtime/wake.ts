@@ -14,7 +14,7 @@ import { allFinished, linkArtifact } from '../domain/checklist.ts';
 import { deliverySummary } from '../domain/continuation.ts';
 import { countUnreadFromUser, insertJobResult } from '../store/journal/inbox.ts';
 import { readTaskBrief, writeTaskSummary } from '../store/journal/tasks.ts';
-import { countLiveJobs, countPendingApprovals } from '../store/journal/waits.ts';
+import { countLiveJobs, countLiveTurns, countPendingApprovals } from '../store/journal/waits.ts';
 import type { Scheduler } from '../store/scheduler.ts';
 import { ensureTurn } from '../store/turns.ts';
 
@@ -54,6 +54,10 @@ export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
     if (pending > 0 || task.status !== 'WAITING') return; // a running turn reads it; a paused task later
     const asking = await countPendingApprovals(tx, job.taskId);
     if (asking > 0) return; // the person's decision wakes the task
+    // A turn already queued or running (started by a signal while the jobs ran; it may already have
+    // read a change of direction and be re-opening steps) reads this result from the inbox and
+    // decides at its own end. Completing here would deliver work the person just asked to change.
+    if ((await countLiveTurns(tx, job.taskId)) > 0) return;
     // An instruction from the user that no step has read yet (e.g. a change of direction sent while
     // the jobs ran) must be read before anything is delivered.
     const unreadFromUser = await countUnreadFromUser(tx, job.taskId);

@@ -22,3 +22,12 @@ export async function countJobs(tx: Tx, taskId: string): Promise<number> {
 export async function countPendingApprovals(tx: Tx, taskId: string): Promise<number> {
   return tx.approval.count({ where: { taskId, status: 'PENDING' } });
 }
+
+/**
+ * The task's turns that are queued or running. A signal to a task that waits on jobs (a change of
+ * direction, added context) starts a turn while the task stays WAITING; that turn owns what
+ * happens next, so a job's end must not complete the task under it.
+ */
+export async function countLiveTurns(tx: Tx, taskId: string): Promise<number> {
+  return tx.turn.count({ where: { taskId, status: { in: ['QUEUED', 'RUNNING'] } } });
+}
