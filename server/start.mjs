@@ -1,8 +1,10 @@
 // `npm start` / `npm run worker` entry, in plain JavaScript so it runs on a fresh clone: installs the
-// dependencies when they are missing (npm ci), then runs server/main.ts under tsx in this same process.
+// dependencies when they are missing (npm ci), builds what is stale (web app, server bundle), then
+// runs the compiled server/main.ts in this same process.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureServerBuild } from './build.mjs';
 import { buildWeb, webBuildIsStale } from './web-build.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -25,8 +27,13 @@ if (web === 'on' && !process.argv.includes('--worker-only') && webBuildIsStale(r
     process.env.ATELIER_WEB = 'off';
   }
 }
-// The server runs in THIS process (TypeScript through tsx's loader, registered here): killing the
-// process npm started kills the server, with nothing orphaned — no child to outlive its parent.
-const { register } = await import('tsx/esm/api');
-register();
-await import('./main.ts');
+// The server runs in THIS process, compiled (build.mjs bundles it when the sources changed, in
+// about a second): killing the process npm started kills the server, with nothing orphaned — no
+// child to outlive its parent. If the build fails it runs from the sources through tsx's loader.
+if (await ensureServerBuild(root)) {
+  await import(pathToFileURL(`${root}.build/main.mjs`).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./main.ts');
+}

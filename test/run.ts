@@ -2,7 +2,8 @@
 //  1. a PostgreSQL server for the tests: TEST_DATABASE_URL, else the local one on 127.0.0.1:5432,
 //     else an embedded PostgreSQL started here (so a machine with only Node can run the tests);
 //  2. generated code (Prisma client, GraphQL documents) and the drift checks (schema.graphql,
-//     migrations vs prisma/schema.prisma), then the type check;
+//     migrations vs prisma/schema.prisma), then the type check and the server's bundle (the
+//     processes tests spawn run it, as npm start does);
 //  3. every test file under node's test runner, each file with its own database; then the browser
 //     tests (test/web-*.test.ts), one file at a time, after installing Debian's chromium when it is
 //     missing and building the web app when its build is missing or stale.
@@ -12,6 +13,7 @@ import { resolve } from 'node:path';
 import { reachable } from '../server/db/migrate.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../server/db/embedded.ts';
 import { createLogger } from '../server/log.ts';
+import { buildServer, serverBuildIsStale } from '../server/build.mjs';
 import { buildWeb, webBuildIsStale } from '../server/web-build.mjs';
 import { ensureChromium } from './helpers/chromium.ts';
 
@@ -48,6 +50,14 @@ async function main() {
     step('schema.graphql matches the code', process.execPath, ['--import', 'tsx', 'server/graphql/print-schema.ts', '--check']);
     step('migrations cover prisma/schema.prisma', process.execPath, ['--import', 'tsx', 'server/db/tools/diff-migration.ts', '--check'], env);
     step('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']);
+    // The processes tests spawn run the compiled server, as npm start does (server/build.mjs).
+    if (serverBuildIsStale(root)) {
+      console.log('› server build (esbuild)');
+      if (!(await buildServer(root))) {
+        console.error('✖ server build failed');
+        process.exit(1);
+      }
+    }
     const args = process.argv.slice(2);
     const files = args.some((a) => a.endsWith('.ts'))
       ? args

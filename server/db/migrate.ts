@@ -6,8 +6,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { fromRoot } from '../paths.ts';
 
-const MIGRATIONS_DIR = new URL('../../prisma/migrations/', import.meta.url).pathname;
+const MIGRATIONS_DIR = `${fromRoot('prisma', 'migrations')}/`;
 const LOCK_KEY = 72_707_369; // arbitrary, stable: "atelier migrations"
 
 export type MigrationResult = { applied: string[]; alreadyApplied: number };

@@ -4,7 +4,7 @@
 // Next's dev server in-process instead, ATELIER_WEB=off serves the API only.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { fromRoot } from '../paths.ts';
 
 export type WebHandler = {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
@@ -12,7 +12,7 @@ export type WebHandler = {
   close(): Promise<void>;
 };
 
-export const WEB_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
+export const WEB_DIR = `${fromRoot('web')}/`;
 
 export async function createWebHandler(opts: { dev?: boolean; dir?: string } = {}): Promise<WebHandler> {
   type NextApp = { prepare(): Promise<void>; getRequestHandler(): (req: IncomingMessage, res: ServerResponse) => Promise<void> };

@@ -11,6 +11,8 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { ensureProviderSecret } from '../generation/provider-protocol.ts';
+import { serverEntryArgs } from '../build.mjs';
+import { ROOT } from '../paths.ts';
 
 export type ProviderService = {
   url: string;
@@ -23,7 +25,7 @@ export type ProviderService = {
 /** The exit code of a provider whose data directory is in use by another provider process. */
 export const EXIT_DIR_IN_USE = 75;
 
-const root = new URL('../../', import.meta.url).pathname;
+const root = `${ROOT}/`;
 
 async function healthy(url: string): Promise<boolean> {
   try {
@@ -47,7 +49,7 @@ async function discover(dir: string): Promise<string | null> {
 type Started = { kind: 'ready'; url: string; port: number; child: ChildProcess } | { kind: 'in-use' } | { kind: 'failed'; error: string };
 
 function spawnProvider(config: Config, secret: string, port: number): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/provider/main.ts'], {
+  const child = spawn(process.execPath, serverEntryArgs(ROOT, 'provider'), {
     cwd: root,
     env: { ...process.env, ATELIER_DATA_DIR: resolve(config.dataDir), ATELIER_PROVIDER_PORT: String(port), ATELIER_PROVIDER_SECRET: secret },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

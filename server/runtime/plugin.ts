@@ -9,6 +9,13 @@ export type RuntimePlugin = { tools?: ToolDef[]; model?: () => BaseChatModel };
 
 export async function loadRuntimePlugin(path: string | undefined): Promise<RuntimePlugin> {
   if (!path) return {};
-  const mod = (await import(pathToFileURL(resolve(path)).href)) as { default?: RuntimePlugin };
+  const url = pathToFileURL(resolve(path)).href;
+  const mod = (await import(url).catch(async (e: { code?: string }) => {
+    // A TypeScript plugin loaded by the compiled server: register tsx's loader for it, then retry.
+    if (e?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
+    const { register } = await import('tsx/esm/api');
+    register();
+    return import(url);
+  })) as { default?: RuntimePlugin };
   return mod.default ?? {};
 }

@@ -16,7 +16,8 @@ import { scriptedProvider } from '../../server/runtime/models/provider.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { analyzeRecovery, type RecoveryFigures } from './runtime/analysis.ts';
 import { checkOverhead, checkRecovery, plantDoubledCommits, plantRecovery, runtimeGates } from './runtime/checks.ts';
-import { CFG, PLUGIN_STEPS, pgClient, progress } from './runtime/config.ts';
+import { CFG, PLUGIN_STEPS, ROOT, pgClient, progress } from './runtime/config.ts';
+import { ensureServerBuild } from '../../server/build.mjs';
 import { benchOverhead, instantModel, noop, runE2e, type E2eResult, type OverheadCase } from './runtime/overhead.ts';
 import { collectRecovery, runRecoveryLoad } from './runtime/recovery.ts';
 import { overheadLines, recoveryLines, resultJson } from './runtime/report.ts';
@@ -27,6 +28,8 @@ import { plantRequested, verdict } from './verdict.ts';
 
 async function main(): Promise<number> {
   const started = performance.now();
+  // Worker processes run the compiled server, as npm start does (built here when stale).
+  await ensureServerBuild(ROOT);
   installSqlCounter();
   const t = await startTestApp(
     'benchrt',

@@ -9,6 +9,7 @@
 // figures and counts; exit 1 on any violation. --quick: ~20 tasks, about 3 minutes (CI).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
+import { ensureServerBuild } from '../../server/build.mjs';
 import { createTestDatabase } from '../helpers/db.ts';
 import { Api, ApiStats, DOCS, fromGid } from './api.ts';
 import { Chaos } from './chaos.ts';
@@ -45,6 +46,8 @@ const log = (s: string) => process.stdout.write(`[${((Date.now() - T0) / 1000).t
 // The offline model, and nothing from the caller's environment that would change the product.
 for (const k of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ATELIER_RUNTIME_PLUGIN', 'ATELIER_CRASH_AT', 'DATABASE_URL']) delete process.env[k];
 
+// The cluster's processes run the compiled server, as npm start does (built here when stale).
+await ensureServerBuild(new URL('../../', import.meta.url).pathname);
 const rng = createRng(SEED);
 const db = await createTestDatabase(`chaos_${SEED}`);
 const pool = new pg.Pool({ connectionString: db.url, max: 3 });

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serverEntryArgs } from '../../server/build.mjs';
 
 export type ServerProcess = { url: string; proc: ChildProcess; output: () => string; stop(signal?: NodeJS.Signals): Promise<void> };
 
@@ -15,7 +16,8 @@ export async function startServerProcess(
   ready = /Atelier is running: (http:\/\/\S+)/,
 ): Promise<ServerProcess> {
   // `entry: start` runs the `npm start` entry itself (server/start.mjs); by default server/main.ts.
-  const entry = env.ATELIER_TEST_ENTRY === 'start' ? ['server/start.mjs'] : ['--import', 'tsx', 'server/main.ts'];
+  // Otherwise the compiled server when its build is fresh (test/run.ts builds it first), as npm start runs it.
+  const entry = env.ATELIER_TEST_ENTRY === 'start' ? ['server/start.mjs'] : serverEntryArgs(root.replace(/\/$/, ''), 'main');
   const proc = spawn(process.execPath, [...entry, ...args], {
     cwd: root,
     // The web app is covered by the browser tests; API/worker processes here leave it out (less load).

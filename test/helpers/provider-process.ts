@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { serverEntryArgs } from '../../server/build.mjs';
 import type { CallbackReceiver } from '../../server/generation/types.ts';
 
 export type ProviderProcess = { url: string; port: number; proc: ChildProcess; output: () => string; stop(signal?: NodeJS.Signals): Promise<void> };
@@ -10,7 +11,7 @@ export type ProviderProcess = { url: string; port: number; proc: ChildProcess; o
 const root = new URL('../../', import.meta.url).pathname;
 
 export async function startProviderProcess(opts: { dataDir: string; secret: string; port?: number; env?: Record<string, string> }, timeoutMs = 60_000): Promise<ProviderProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/provider/main.ts'], {
+  const proc = spawn(process.execPath, serverEntryArgs(root.replace(/\/$/, ''), 'provider'), {
     cwd: root,
     env: {
       ...process.env,

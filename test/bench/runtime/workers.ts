@@ -1,6 +1,7 @@
 // bench:runtime (b)'s worker processes: spawned like `npm run worker` (the runtime plugin of
 // test/fixtures/runtime-plugin.ts), killed with SIGKILL by ./recovery.ts, and their logs summed up.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { serverEntryArgs } from '../../../server/build.mjs';
 import { EFFECTS_TABLE_SQL } from '../../fixtures/runtime-plugin.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { CFG, ROOT, WORKER_ENV, WORKER_READY, WORKER_START_TIMEOUT_MS } from './config.ts';
@@ -45,7 +46,7 @@ let workerSeq = 0;
 export function spawnWorker(dbUrl: string): WorkerProc {
   // The same command as npm run worker / test/helpers/process.ts, spawned here so that the pid is
   // known at once and a process that never becomes ready is still killed at the end.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--worker-only'], {
+  const child = spawn(process.execPath, [...serverEntryArgs(ROOT, 'main'), '--worker-only'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', DATABASE_URL: dbUrl, ...WORKER_ENV },
     stdio: ['ignore', 'pipe', 'pipe'],
