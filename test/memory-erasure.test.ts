@@ -68,6 +68,8 @@ let t: TestApp;
 let dir: string;
 let viewer: Viewer;
 const chat: { messageIds: string[] } = { messageIds: [] };
+/** Steps that read the person's message from their task's inbox. */
+const readers: string[] = [];
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'atelier-erasure-'));
@@ -145,6 +147,14 @@ describe('forgetting a remembered value that the agent copied everywhere', () =>
     const sent = await sendMessage(t.app.deps, viewer, { workspaceId: t.a.workspaceId, text: `Our brand color is ${MARKER}.`, taskId: brand.id, idempotencyKey: 'brand-1' });
     chat.messageIds.push(sent.messageId);
     evidenceId = (await prisma.memoryEvidence.findUniqueOrThrow({ where: { messageId: sent.messageId } })).id;
+    // The worker reads the message in the brand task before anything is extracted from it: that
+    // step had no memory (nothing sealed) and its request holds the person's words as they are.
+    await waitFor(async () => (await prisma.inboxItem.count({ where: { taskId: brand.id, idempotencyKey: `message:${sent.messageId}`, consumedTurnId: { not: null } } })) === 1, 'the brand task reads the message');
+    readers.push(...(await prisma.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT s.id::text AS id FROM steps s JOIN inbox_items i ON i.consumed_turn_id = s.turn_id AND i.consumed_step = s.index WHERE i.idempotency_key = $1`,
+      `message:${sent.messageId}`,
+    )).map((r) => r.id));
+    assert.equal(readers.length, 1, 'one step read the message');
     await extractEvidence(t.app.deps.memory, evidenceId);
     assert.ok(await prisma.memoryVersion.findFirst({ where: { value: { contains: MARKER } } }), 'the memory exists');
 
@@ -192,7 +202,10 @@ describe('forgetting a remembered value that the agent copied everywhere', () =>
 
     // At rest, outside the chat history, the works, memory itself and the tasks' summaries and search
     // index (plain, for the router; rebuilt when forgetting), the marker is stored only sealed.
-    const clear = (await scan(MARKER)).filter((h) => !isChatHistory(h) && !isWork(h) && h.table !== 'public.tasks' && !h.table.startsWith('public.memory_'));
+    // The step that read the person's message itself holds a copy of their words (chat history
+    // until the source is forgotten; forgetting redacts it, below).
+    const readerOfMessage = (h: { table: string; row: Record<string, unknown> }) => h.table === 'public.steps' && readers.includes(String(h.row.id));
+    const clear = (await scan(MARKER)).filter((h) => !isChatHistory(h) && !isWork(h) && !readerOfMessage(h) && h.table !== 'public.tasks' && !h.table.startsWith('public.memory_'));
     assert.deepEqual(clear.map((h) => `${h.table}: ${JSON.stringify(h.row).slice(0, 160)}`), []);
   });
 
@@ -230,6 +243,8 @@ describe('forgetting a remembered value that the agent copied everywhere', () =>
     const stray = hits.filter((h) => !isChatHistory(h) && !isKeptWork(h));
     assert.deepEqual(stray.map((h) => `${h.table}: ${JSON.stringify(h.row).slice(0, 200)}`), [], 'nothing derived, and no cleaned work, keeps the value');
     assert.ok(hits.some(isKeptWork), 'the work the person kept keeps it (their choice)');
+    const readerRows = await prisma.step.findMany({ where: { id: { in: readers } }, select: { request: true } });
+    assert.deepEqual(readerRows.map((r) => r.request), [null], 'the step that read the forgotten message has its request dropped');
 
     // The API: nowhere.
     const view = (await gqlOk(t.url, t.a.ownerToken, TaskView, { id: toGlobalId('Task', taskId) })).task;

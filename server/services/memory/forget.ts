@@ -21,7 +21,7 @@ import { addSummarySentence, applyCandidate, normalizeChain, rebuildProfile, typ
 import { lockWorkspaceEvidence } from '../../store/memory/evidence.ts';
 import { deleteEmptySummaries, lockMemory } from '../../store/memory/memories.ts';
 import { snapshotsListing } from '../../store/memory/profiles.ts';
-import { stepOrdinals, withholdStepReplies } from '../../store/memory/uses.ts';
+import { stepOrdinals, stepsThatReadEvidence, withholdStepReplies } from '../../store/memory/uses.ts';
 import { destroyKeysOf } from '../../store/sealing/keys.ts';
 import { withholdRepliesNaming } from '../../store/memory/replies.ts';
 import { rebuildDerivedOf } from '../../store/sealing/derived.ts';
@@ -179,7 +179,11 @@ async function clearAndRebuild(tx: Tx, workspaceId: string, seeds: string[], o: 
     where: { OR: [{ versionId: { in: ids } }, ...(o.evidenceIds.length ? [{ evidenceId: { in: o.evidenceIds } }] : [])] },
     select: { taskId: true, stepOrdinal: true },
   });
-  const redacted = await redactSteps(tx, uses);
+  // A step that read a forgotten message itself (delivered to its task) relied on it as much as
+  // one shown a memory from it: a fast worker may read the message before extraction ran, with no
+  // memory, no key and so nothing sealed — its request holds the words in the clear.
+  const readers = o.evidenceIds.length ? (await stepsThatReadEvidence(tx, o.evidenceIds)).map((r) => r.id) : [];
+  const redacted = await redactSteps(tx, uses, readers);
 
   // Everything a task derived while this memory was in its context was sealed under a key covering
   // it (store/sealing): destroying those keys makes that content unreadable wherever it was
@@ -201,8 +205,8 @@ export async function stepsAt(db: Db, uses: { taskId: string; stepOrdinal: numbe
   return out;
 }
 
-async function redactSteps(tx: Tx, uses: { taskId: string; stepOrdinal: number }[]): Promise<number> {
-  const ids = await stepsAt(tx, uses);
+async function redactSteps(tx: Tx, uses: { taskId: string; stepOrdinal: number }[], alsoStepIds: string[] = []): Promise<number> {
+  const ids = [...new Set([...(await stepsAt(tx, uses)), ...alsoStepIds])];
   if (!ids.length) return 0;
   return withholdStepReplies(tx, ids, WITHHELD_REPLY);
 }

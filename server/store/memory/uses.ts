@@ -49,6 +49,20 @@ export function revokedInboxItems(db: Db, taskId: string): Promise<{ id: string 
   );
 }
 
+/**
+ * The steps that read the messages behind this evidence (through the inbox item that delivered
+ * each to a task, keyed `message:<message id>`): their requests hold the message's words.
+ */
+export function stepsThatReadEvidence(db: Db, evidenceIds: string[]): Promise<{ id: string }[]> {
+  return db.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT DISTINCT s.id FROM memory_evidence e
+       JOIN inbox_items i ON i.idempotency_key = 'message:' || e.message_id::text
+       JOIN steps s ON i.consumed_turn_id = s.turn_id AND i.consumed_step = s.index
+      WHERE e.id = ANY($1::uuid[])`,
+    evidenceIds,
+  );
+}
+
 /** The steps that read these inbox items (the step that consumed each). */
 export function stepsThatRead(db: Db, inboxIds: string[]): Promise<{ id: string }[]> {
   return db.$queryRawUnsafe<{ id: string }[]>(
