@@ -35,5 +35,6 @@ if (await ensureServerBuild(root)) {
 } else {
   const { register } = await import('tsx/esm/api');
   register();
+  globalThis.__atelierTsx = true;
   await import('./main.ts');
 }

@@ -3,7 +3,10 @@
 // (task_events.worker_id), whoever the event's actor is. The API's own writes carry none.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-const writer = new AsyncLocalStorage<string>();
+// One context per process, whichever copy of this module reads it: a runtime plugin may import
+// the server's sources while the server itself runs from its bundle (two module instances).
+const slot = Symbol.for('atelier.channel.writer');
+const writer: AsyncLocalStorage<string> = ((globalThis as Record<symbol, unknown>)[slot] ??= new AsyncLocalStorage<string>()) as AsyncLocalStorage<string>;
 
 /** Runs `fn` (and everything it starts) as the worker `workerId`. */
 export function asWorker<T>(workerId: string, fn: () => T): T {

@@ -10,12 +10,14 @@ export type RuntimePlugin = { tools?: ToolDef[]; model?: () => BaseChatModel };
 export async function loadRuntimePlugin(path: string | undefined): Promise<RuntimePlugin> {
   if (!path) return {};
   const url = pathToFileURL(resolve(path)).href;
-  const mod = (await import(url).catch(async (e: { code?: string }) => {
-    // A TypeScript plugin loaded by the compiled server: register tsx's loader for it, then retry.
-    if (e?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
+  // A TypeScript plugin loaded by the compiled server needs tsx's loader, registered before the
+  // import (a failed import of a URL is cached: registering afterwards would not help) and only
+  // when no tsx loader runs yet (`--import tsx`, or start.mjs's fallback, which marks it).
+  const underTsx = process.execArgv.some((a) => a.includes('tsx')) || (globalThis as { __atelierTsx?: boolean }).__atelierTsx === true;
+  if (/\.[mc]?tsx?$/.test(path) && !underTsx) {
     const { register } = await import('tsx/esm/api');
     register();
-    return import(url);
-  })) as { default?: RuntimePlugin };
+  }
+  const mod = (await import(url)) as { default?: RuntimePlugin };
   return mod.default ?? {};
 }

@@ -9,7 +9,11 @@ import { sealValue, type DataKeyMaterial } from '../../domain/sealing.ts';
 import { taskSealingKey } from './keys.ts';
 
 type Scope = { taskId: string; key: DataKeyMaterial | null };
-const scope = new AsyncLocalStorage<Scope>();
+// One context per process, whichever copy of this module reads it (a runtime plugin may import the
+// server's sources while the server runs from its bundle): a plugin's writes inside a step seal
+// under the step's key like the runtime's own.
+const slot = Symbol.for('atelier.sealing.scope');
+const scope: AsyncLocalStorage<Scope> = ((globalThis as Record<symbol, unknown>)[slot] ??= new AsyncLocalStorage<Scope>()) as AsyncLocalStorage<Scope>;
 
 /** Runs `fn` with writes for `taskId` sealed under `key` (null: the task has no key; write in the clear). */
 export function sealingWith<T>(taskId: string, key: DataKeyMaterial | null, fn: () => T): T {
