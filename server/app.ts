@@ -32,7 +32,7 @@ import type { RuntimeDeps } from './runtime/deps.ts';
 import { createModelProvider } from './runtime/models/provider.ts';
 import type { ModelProvider } from './runtime/models/types.ts';
 import { loadRuntimePlugin } from './runtime/plugin.ts';
-import { Scheduler } from './store/scheduler.ts';
+import { PGBOSS_NOTIFY_CHANNEL, Scheduler } from './store/scheduler.ts';
 import { builtinTools } from './runtime/tools/builtin.ts';
 import { checklistTools } from './runtime/tools/checklist.ts';
 import { loadCapabilities } from './runtime/capabilities.ts';
@@ -96,6 +96,9 @@ export async function createApp(config: Config, connectionString: string, opts: 
   // One LISTEN connection, reconnect loop and safety poll for every live feed of this process.
   const feeds = createLiveFeeds({ prisma, connectionString, log, pollMs: config.eventPollMs, notifier });
   const scheduler = new Scheduler(connectionString, log, { expireInSeconds: config.runtime.queueExpireSeconds, retryLimit: config.runtime.queueRetryLimit });
+  // The same connection hears pg-boss's NOTIFY for a job sent anywhere: this process's idle
+  // workers of that queue fetch it at once (turns, memory extraction), not at their next poll.
+  feeds.listener.registerSignal(PGBOSS_NOTIFY_CHANNEL, { signal: (queue) => scheduler.wake(queue), signalAll: () => scheduler.wakeAll() });
   await feeds.start();
   await scheduler.start();
   await ensureMemoryQueue(scheduler.boss, opts.memory?.retryDelaySeconds);
@@ -179,7 +182,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
         recoverySlots: config.runtime.recoverySlots,
         heartbeatMs: config.runtime.heartbeatMs,
       });
-      const stopMemory = await startMemoryWorker(scheduler.boss, memory);
+      const stopMemory = await startMemoryWorker(scheduler, memory);
       workers.push({ ...w, stop: async () => { await stopMemory(); await w.stop(); } });
       return w;
     },

@@ -21,6 +21,12 @@ export type WakeTarget = {
   poll(): Promise<void>;
 };
 
+/**
+ * A channel whose payload is not a feed position but a plain signal (pg-boss's job notifications:
+ * the queue's name). `signalAll` follows a reconnect, when signals may have been missed.
+ */
+export type SignalTarget = { signal(payload: string): void; signalAll(): void };
+
 export type ListenerOptions = {
   connectionString: string;
   log: Logger;
@@ -47,6 +53,7 @@ export function backoffDelay(attempt: number, baseMs: number, capMs: number, ran
 
 export class FeedListener {
   private readonly targets = new Map<string, WakeTarget>();
+  private readonly signals = new Map<string, SignalTarget>();
   private client: pg.Client | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -68,6 +75,15 @@ export class FeedListener {
     if (!CHANNEL_NAME.test(channel)) throw new Error(`not a channel name: ${channel}`);
     if (this.targets.has(channel)) throw new Error(`feed channel ${channel} registered twice`);
     this.targets.set(channel, target);
+    this.stats.notifications[channel] = 0;
+  }
+
+  /** Routes `channel`'s notifications, as they are, to `target` (registered before `start`). */
+  registerSignal(channel: string, target: SignalTarget): void {
+    if (this.started) throw new Error(`signal channel ${channel} registered after the listener started`);
+    if (!CHANNEL_NAME.test(channel)) throw new Error(`not a channel name: ${channel}`);
+    if (this.targets.has(channel) || this.signals.has(channel)) throw new Error(`channel ${channel} registered twice`);
+    this.signals.set(channel, target);
     this.stats.notifications[channel] = 0;
   }
 
@@ -112,7 +128,7 @@ export class FeedListener {
     try {
       await client.connect();
       // One LISTEN per channel, in one round trip; names are checked in register().
-      await client.query([...this.targets.keys()].map((c) => `LISTEN ${c}`).join('; '));
+      await client.query([...this.targets.keys(), ...this.signals.keys()].map((c) => `LISTEN ${c}`).join('; '));
     } catch (e) {
       client.end().catch(() => {});
       throw e;
@@ -126,6 +142,12 @@ export class FeedListener {
   }
 
   private dispatch(channel: string, payload: string | undefined): void {
+    const signal = this.signals.get(channel);
+    if (signal) {
+      this.stats.notifications[channel] = (this.stats.notifications[channel] ?? 0) + 1;
+      if (payload) signal.signal(payload);
+      return;
+    }
     const target = this.targets.get(channel);
     if (!target) return;
     this.stats.notifications[channel] = (this.stats.notifications[channel] ?? 0) + 1;
@@ -153,6 +175,7 @@ export class FeedListener {
           // Whatever was notified while no connection listened is lost: LISTEN is in place again,
           // so one re-read of every key in use now misses nothing.
           for (const t of this.targets.values()) t.wakeAll();
+          for (const s of this.signals.values()) s.signalAll();
         },
         (e) => {
           this.opts.log.warn('feed listener reconnect failed; retrying', { error: (e as Error).message });

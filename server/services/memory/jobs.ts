@@ -3,7 +3,7 @@
 // retried by pg-boss and applied exactly once (extract-memories.ts records it with its effects).
 import { fromPrisma, type PgBoss } from 'pg-boss';
 import type { Tx } from '../../db/client.ts';
-import type { Scheduler } from '../../store/scheduler.ts';
+import { POLLING, type Scheduler } from '../../store/scheduler.ts';
 import { EXTRACTOR_VERSION } from './extractor.ts';
 import { extractEvidence, type MemoryDeps } from './extract-memories.ts';
 import { recordEvidence } from './store.ts';
@@ -12,7 +12,10 @@ export const MEMORY_QUEUE = 'atelier-memory-extract';
 export type MemoryJob = { evidenceId: string; extractorVersion: string };
 
 export async function ensureMemoryQueue(boss: PgBoss, retryDelaySeconds = 2): Promise<void> {
-  await boss.createQueue(MEMORY_QUEUE, { policy: 'short', retryLimit: 8, retryDelay: retryDelaySeconds, retryBackoff: false, expireInSeconds: 5 * 60 });
+  // `notify`: the extraction starts as soon as the message commits (a fact said is retrievable
+  // within the second), not at the worker's next poll.
+  await boss.createQueue(MEMORY_QUEUE, { policy: 'short', notify: true, retryLimit: 8, retryDelay: retryDelaySeconds, retryBackoff: false, expireInSeconds: 5 * 60 });
+  await boss.updateQueue(MEMORY_QUEUE, { notify: true }).catch(() => {});
 }
 
 /**
@@ -31,9 +34,10 @@ export async function enqueueMemoryExtraction(
 }
 
 /** Consumes extraction jobs in a worker process. A thrown error makes pg-boss retry the job. */
-export async function startMemoryWorker(boss: PgBoss, deps: MemoryDeps): Promise<() => Promise<void>> {
-  await boss.work<MemoryJob>(MEMORY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+export async function startMemoryWorker(scheduler: Scheduler, deps: MemoryDeps): Promise<() => Promise<void>> {
+  const id = await scheduler.boss.work<MemoryJob>(MEMORY_QUEUE, POLLING, async (jobs) => {
     for (const j of jobs) await extractEvidence(deps, j.data.evidenceId);
   });
-  return () => boss.offWork(MEMORY_QUEUE);
+  scheduler.track(MEMORY_QUEUE, id);
+  return () => scheduler.boss.offWork(MEMORY_QUEUE);
 }
