@@ -44,8 +44,8 @@ const EnvSchema = z.object({
   /// Embedding model for the router's semantic retrieval (with OPENAI_API_KEY / OPENAI_BASE_URL).
   ATELIER_EMBEDDING_MODEL: z.string().optional(),
   /// Lease of a running turn; renewed every third of it. A dead worker's turn is taken over after it.
-  ATELIER_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
-  ATELIER_WATCHDOG_MS: z.coerce.number().int().min(50).default(10_000),
+  ATELIER_LEASE_MS: z.coerce.number().int().min(100).default(5_000),
+  ATELIER_WATCHDOG_MS: z.coerce.number().int().min(50).default(1_000),
   ATELIER_MEMORY_TIMEOUT_MS: z.coerce.number().int().min(1).default(1000),
   /// A queued turn whose wake-up is older than this is re-sent by the watchdog.
   ATELIER_STALE_QUEUED_MS: z.coerce.number().int().min(50).default(30_000),

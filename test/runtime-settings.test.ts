@@ -26,7 +26,8 @@ const fromEnv = (env: Record<string, string>) => loadConfig({ ATELIER_LOG_LEVEL:
 test('the settings come from the environment, with defaults, and bad values are refused', () => {
   const d = loadConfig({});
   assert.equal(d.runtime.reconcileMs, undefined, 'unset: reconciliation runs at the watchdog period');
-  assert.equal(d.runtime.watchdogMs, 10_000);
+  assert.equal(d.runtime.watchdogMs, 1_000);
+  assert.equal(d.runtime.leaseMs, 5_000, 'a dead worker stalls a task about lease + 1 s by default');
   assert.equal(d.runtime.queueExpireSeconds, 900);
   assert.equal(d.runtime.queueRetryLimit, 3);
   const set = fromEnv({ ATELIER_RECONCILE_MS: '750', ATELIER_QUEUE_EXPIRE_SECONDS: '42', ATELIER_QUEUE_RETRY_LIMIT: '7' });
