@@ -18,8 +18,11 @@ export class ToolInputInvalid extends Error {
   }
 }
 
+type ModelTool = { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } };
+
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDef>();
+  private readonly converted = new WeakMap<ToolDef, ModelTool>();
 
   constructor(defs: ToolDef[] = []) {
     for (const d of defs) this.register(d);
@@ -41,11 +44,14 @@ export class ToolRegistry {
   }
 
   /** Tool definitions in the form LangChain's bindTools accepts (JSON schema from zod). */
-  forModel(): { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }[] {
-    return this.list().map((t) => ({
-      type: 'function' as const,
-      function: { name: t.name, description: t.description, parameters: z.toJSONSchema(t.input) as Record<string, unknown> },
-    }));
+  forModel(): ModelTool[] {
+    // Converted once per tool and kept: a definition never changes after it is registered, and the
+    // conversion ran on every step (a few ms of CPU each time).
+    return this.list().map((t) => {
+      let m = this.converted.get(t);
+      if (!m) this.converted.set(t, (m = { type: 'function' as const, function: { name: t.name, description: t.description, parameters: z.toJSONSchema(t.input) as Record<string, unknown> } }));
+      return m;
+    });
   }
 
   parseInput(def: ToolDef, raw: unknown): unknown {
