@@ -20,17 +20,25 @@ export async function loadContextInputs(
   knowledge: TaskKnowledge = { capabilities: null },
   memory?: WorkerMemory,
 ): Promise<ContextInputs & { newInboxIds: string[]; newNoticeIds: string[] }> {
-  const task = await readTaskBrief(prisma, taskId);
-  let steps = preloaded ?? (await loadTaskSteps(prisma, taskId));
-  let items = await loadTaskInbox(prisma, taskId);
-  // The tail (checklist, budget, approvals, jobs) comes from the event fold, at a seq the request
-  // records: replay folds to the same seq and renders the same tail.
-  const { state } = await loadTaskState(prisma, taskId);
-  // ---- Long-term memory ----
-  // The memory section for this step, and what forgetting withholds: replies that relied on
-  // forgotten memory and messages revoked as evidence (their tool calls stay, so the transcript
-  // stays well-formed). Without memory nothing changes.
-  const mem = memory ? await memory.contextFor(taskId, steps.length) : null;
+  // The reads are independent, and none is a snapshot of the others (they never were: each was its
+  // own statement): run together, a step waits for the slowest of them, not for their sum. What
+  // the step consumes is checked again when it commits (InboxChanged).
+  const loadedSteps = preloaded ?? (await loadTaskSteps(prisma, taskId));
+  const [task, loadedItems, { state }, mem, notices] = await Promise.all([
+    readTaskBrief(prisma, taskId),
+    loadTaskInbox(prisma, taskId),
+    // The tail (checklist, budget, approvals, jobs) comes from the event fold, at a seq the request
+    // records: replay folds to the same seq and renders the same tail.
+    loadTaskState(prisma, taskId),
+    // ---- Long-term memory ----
+    // The memory section for this step, and what forgetting withholds: replies that relied on
+    // forgotten memory and messages revoked as evidence (their tool calls stay, so the transcript
+    // stays well-formed). Without memory nothing changes. It is told the step's ordinal.
+    memory ? memory.contextFor(taskId, loadedSteps.length) : Promise.resolve(null),
+    loadTaskNotices(prisma, taskId),
+  ]);
+  let steps = loadedSteps;
+  let items = loadedItems;
   if (mem?.withheldStepIds.length) {
     const w = new Set(mem.withheldStepIds);
     steps = steps.map((s) => (w.has(s.id) ? { ...s, decision: { ...(s.decision as object), content: WITHHELD_REPLY } as typeof s.decision } : s));
@@ -42,7 +50,6 @@ export async function loadContextInputs(
   // ---- end long-term memory ----
   const consumed = items.filter((i) => i.consumedTurnId !== null);
   const fresh = items.filter((i) => i.consumedTurnId === null);
-  const notices = await loadTaskNotices(prisma, taskId);
   const freshNotices = notices.filter((n) => n.consumedTurnId === null);
   return {
     task,
