@@ -333,3 +333,11 @@ describe('the app', () => {
     }
   });
 });
+
+test('a question states nothing, in any wording or language: nothing is extracted from it', () => {
+  for (const q of ['wie unterschreibst du?', 'I live in Berlin?', 'comment est-ce que tu signes ?', '¿cómo firmas?', '你用什么签名', '署名は何にしている', 'our brand colour is teal?', 'ab jetzt unterschreibst du alles mit Studio Nord?']) {
+    assert.deepEqual(extractCandidates(q), [], q);
+  }
+  // The statements themselves are read.
+  assert.equal(extractCandidates('ab jetzt unterschreibst du alles mit Studio Nord').length, 1);
+});

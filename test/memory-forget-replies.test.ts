@@ -47,3 +47,17 @@ test('the acknowledgement and the answers that repeat a forgotten value are repl
   const mine = await prisma.message.findMany({ where: { workspaceId: t.a.workspaceId, role: 'USER' } });
   assert.ok(mine.some((m) => m.text.includes('Quorvenhaven')), 'the person’s own message is chat history and stays');
 });
+
+test('a question about a remembered signature is answered from memory in the wording and language it is asked in', async () => {
+  const { prisma } = t.app.deps;
+  await say('ab jetzt unterschreibst du alles mit Studio Zorvik');
+  await extractPending(t.app.deps.memory, t.a.workspaceId, t.a.ownerId);
+  await waitFor(() => prisma.memory.findFirst({ where: { workspaceId: t.a.workspaceId, subjectKey: 'user.signature' } }), 'the signature is remembered');
+  for (const q of ['wie unterschreibst du?', 'how do you sign my posts?', 'comment est-ce que tu signes ?', '¿cómo firmas?', '你用什么签名？', '署名は何ですか？']) {
+    const before = (await assistantTexts()).length;
+    await say(q);
+    const replies = await assistantTexts();
+    assert.ok(replies.length > before, `an answer to ${q}`);
+    assert.match(replies.at(-1)!, /Studio Zorvik/, `${q} → ${replies.at(-1)}`);
+  }
+});

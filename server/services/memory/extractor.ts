@@ -98,7 +98,10 @@ const HEDGE = new RegExp(
   ].join('|'),
   'iu',
 );
-const QUESTION = /^(?:¿|(?:do|does|did|is|are|am|was|were|should|could|can|would|will|what|where|which|how|why|who|est-ce|ist|bin|sind|habe|wo|wohne|welche|soll|quel|quelle|où|dónde|cuál|qué)(?![\p{L}'])).*[?？]\s*$|[吗呢][?？]?\s*$|(?:ですか|ますか|でしょうか)[?？]?\s*$/iu;
+// A question states nothing, in any wording: whatever ends in a question mark ("wie unterschreibst
+// du?", "I live in Berlin?"), and in Chinese and Japanese a question word or particle even without
+// one ("署名は何にしている", "你用什么签名").
+const QUESTION = /[?？]\s*$|[吗呢]\s*$|(?:ですか|ますか|でしょうか)\s*$|什么|哪里|哪儿|怎么|为什么|谁|何に|何を|何が|何で|何と|なに|どこ|どう(?:し|な|す|や)|だれ|誰(?!で|も)/iu;
 
 const TOPICS: [RegExp, string][] = [
   [/\b(colou?rs?|palettes?|saturat\w*|hues?|tones?|\w*farb\w*|pastel\w*|neon|couleurs?|colou?res|teintes?)\b|颜色|色彩|配色|色/iu, 'color'],
@@ -117,8 +120,10 @@ const STOP = new Set(['the', 'a', 'an', 'my', 'our', 'to', 'with', 'and', 'or', 
 // The words that name the subjects that have no group of their own in relevance.ts (a question
 // "where is our studio?" names `company.location`, "how do I sign?" `user.signature`).
 const SUBJECT_WORDS: [RegExp, string][] = [
-  [/^(studio|studios|office|offices|shop|agency|workshop|atelier|located|location|based|headquarter|hq|premise|büro|standort|bureau|estudio|oficina)$/i, 'company.location'],
-  [/^(sign|signs|signed|signing|signature|signoff|unterschrift|signatur|signer|firma|firmar)$/i, 'user.signature'],
+  // Latin words whole; Chinese and Japanese words inside the run of characters words() leaves them in.
+  [/^(studio|studios|office|offices|shop|agency|workshop|atelier|located|location|based|headquarter|hq|premise|büro|standort|bureau|estudio|oficina)$|工作室|办公室|スタジオ|事務所|オフィス|所在地/iu, 'company.location'],
+  // Every form the extractor reads a signature by ("ab jetzt unterschreibst du …", "signez …", "firma como …").
+  [/^(sign|signs|signed|signing|signature|signoff|unterschrift|unterschreib\w*|unterschrieb\w*|signatur|signier\w*|signer|signe|signes|signez|signons|firma|firmar|firmo|firmas|firmamos|firmáis|firmais)$|署名|签名|落款|サイン/iu, 'user.signature'],
 ];
 
 /** Whether a word belongs to one of the named topics preferences and habits are filed under (or names the subject). */
