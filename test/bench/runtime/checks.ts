@@ -80,8 +80,14 @@ export function overheadFigures(c: OverheadCase) {
   };
 }
 
-/** Ceilings: ms per step ÷ one commit per step (the baseline), per case; commits and statements per step. */
-export const RATIO_CEILINGS: Record<string, number> = { sequential: 120, concurrent: 400 };
+/**
+ * Ceilings: ms per step ÷ one commit per step (the baseline), per case; commits and statements per
+ * step. The sequential ceiling is a regression guard, not the aim (≤ 2× is): on the 2-core machine
+ * the baseline commit alone moved between 0.69 and 1.04 ms across runs of one day, which moves the
+ * ratio by a third with the step unchanged (86–97 ms), so 120 failed a run whose step was the
+ * fastest measured; 160 still catches a step that gets a third slower.
+ */
+export const RATIO_CEILINGS: Record<string, number> = { sequential: 160, concurrent: 400 };
 export const COMMITS_PER_STEP_CEILING = 4;
 export const STATEMENTS_PER_STEP_CEILING = 70;
 
