@@ -83,7 +83,7 @@ export function overheadFigures(c: OverheadCase) {
 /**
  * Ceilings: ms per step ÷ one commit per step (the baseline), per case; commits and statements per
  * step. The sequential ceiling is a regression guard, not the aim (≤ 2× is): on the 2-core machine
- * the baseline commit alone moved between 0.69 and 1.04 ms across runs of one day, which moves the
+ * the baseline commit alone moved between 0.69 and 1.40 ms across runs of one day, which moves the
  * ratio by a third with the step unchanged (86–97 ms), so 120 failed a run whose step was the
  * fastest measured; 160 still catches a step that gets a third slower.
  */
