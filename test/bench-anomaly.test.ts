@@ -56,7 +56,7 @@ describe('bench:channel', () => {
     errors: [],
   });
   const clean: ChannelResults = {
-    throughput: [{ concurrency: 1, rounds: [{ baselinePerSec: 1000, samePerSec: 200, multiPerSec: 210, sameErrors: 0, multiErrors: 0 }] }],
+    throughput: [{ concurrency: 1, rounds: [{ baselinePerSec: 1000, samePerSec: 800, multiPerSec: 810, txPerSec: 200, sameErrors: 0, multiErrors: 0 }] }],
     log: [{ scope: 'task', id: 't1', events: 7, distinct: 7, max: 7 }, { scope: 'workspace', id: 'w1', events: 30, distinct: 30, max: 30 }],
     latency: [latency(1), latency(3)],
   };

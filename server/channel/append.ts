@@ -1,52 +1,53 @@
 // Appending to the event log. Invariants:
-//  - (task_id, seq) and (workspace_id, position) are gap-free and strictly increasing, and in
-//    commit order: both counters are bumped under the task's and then the workspace's row lock in
-//    the same statement as the insert, and those locks are held until commit. So a committed
-//    position k implies every position < k is committed, which is what lets a reader that saw
-//    "head = k" never miss an event (see feed.ts).
-//  - Events are appended by the transaction that makes the state change they describe. Call this
-//    last in the transaction: the workspace row lock is held until commit.
-//  - Lock order is task rows → workspace row. A transaction appending to several tasks must lock
-//    all of them first (unit-of-work.ts does), or it would deadlock against single-task appenders.
+//  - (task_id, seq) is gap-free and strictly increasing, in commit order: the task's counter is
+//    bumped under its row lock in the same statement as the insert, held until commit.
+//  - Appends take no workspace-wide lock: events are inserted with position NULL, and the
+//    sequencer gives them their workspace positions after commit (sequencer.ts). So writers of
+//    one workspace never wait for each other's commits.
+//  - Events are appended by the transaction that makes the state change they describe.
+//  - Lock order is task rows by id. A transaction appending to several tasks appends them in that
+//    order (unit-of-work.ts), or it could deadlock against another doing the same.
+//  - One statement per append: the seq bump, large payloads (stored once by content hash) and the
+//    events go in together, and a task whose sealing key is not the one the caller sealed under
+//    appends nothing (the caller reads the key and tries again). Outside a transaction it goes
+//    straight to the pool: one round trip, one commit.
 import type { Db } from '../db/client.ts';
-import { sealsEvent, sealValue } from '../domain/sealing.ts';
-import { sealingKeyFor } from '../store/sealing/scope.ts';
+import { poolOf } from '../db/client.ts';
+import { sealsEvent, sealValue, type DataKeyMaterial } from '../domain/sealing.ts';
+import { stepSealingKey } from '../store/sealing/scope.ts';
+import { taskSealingKey } from '../store/sealing/keys.ts';
 import { encodePayload } from './payload.ts';
 import { currentWorker } from './writer.ts';
-import type { EventRow, NewEvent } from './types.ts';
+import type { AppendedEvent, NewEvent } from './types.ts';
 
-type RawRow = {
-  id: bigint;
-  workspace_id: string;
-  seq: number;
-  position: bigint;
-  occurred_at: Date;
-};
+type RawRow = { id: string | bigint; workspace_id: string; seq: number; occurred_at: Date };
 
+// $1 task, $2 number of events, $3 the events (a JSON array), $4 whether to check the sealing key,
+// $5 the key the payloads were sealed under (null: in the clear).
 const APPEND_SQL = `
 WITH t AS (
   UPDATE tasks SET last_event_seq = last_event_seq + $2::int
    WHERE id = $1::uuid
+     AND (NOT $4::boolean OR (SELECT k.id FROM data_keys k WHERE k.id = tasks.sealing_key_id AND k.material IS NOT NULL)
+                             IS NOT DISTINCT FROM $5::uuid)
   RETURNING workspace_id, last_event_seq
-), w AS (
-  UPDATE workspaces SET event_position = event_position + $2::int
-    FROM t
-   WHERE workspaces.id = t.workspace_id
-  RETURNING event_position
 ), x AS (
-  SELECT e.value AS v, e.ord
-    FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(value, ord)
+  SELECT e.value AS v, e.ord FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(value, ord)
+), stored AS (
+  INSERT INTO event_payloads (hash, size, schema, body)
+  SELECT x.v->>'payloadHash', (x.v->>'payloadSize')::int, x.v->>'payloadSchema', x.v->'body'
+    FROM x, t WHERE x.v ? 'body'
+  ON CONFLICT (hash) DO NOTHING
 )
-INSERT INTO task_events (task_id, workspace_id, seq, position, type, actor_kind, actor_id, worker_id,
+INSERT INTO task_events (task_id, workspace_id, seq, type, actor_kind, actor_id, worker_id,
                          occurred_at, redaction, payload, payload_hash, payload_size, payload_schema)
-SELECT $1::uuid, t.workspace_id, t.last_event_seq - $2::int + x.ord::int,
-       w.event_position - $2::int + x.ord, x.v->>'type', (x.v->>'actorKind')::"ActorKind",
+SELECT $1::uuid, t.workspace_id, t.last_event_seq - $2::int + x.ord::int, x.v->>'type', (x.v->>'actorKind')::"ActorKind",
        x.v->>'actorId', x.v->>'workerId', clock_timestamp(), (x.v->>'redaction')::"Redaction",
        CASE WHEN x.v ? 'payload' THEN x.v->'payload' END, x.v->>'payloadHash',
        (x.v->>'payloadSize')::int, x.v->>'payloadSchema'
-  FROM t, w, x
+  FROM t, x
  ORDER BY x.ord
-RETURNING id, workspace_id, seq, position, occurred_at`;
+RETURNING id, workspace_id, seq, occurred_at`;
 
 export class TaskNotFoundForAppend extends Error {
   constructor(readonly taskId: string) {
@@ -55,71 +56,78 @@ export class TaskNotFoundForAppend extends Error {
   }
 }
 
+// The last sealing key seen per task, for writes outside a step: only a guess that saves a read
+// per append. The statement checks it against the database and refuses a wrong one, so a stale
+// entry costs one retry, never a payload sealed under the wrong key (or left in the clear).
+const KNOWN_KEYS_MAX = 10_000;
+const knownKeys = new Map<string, DataKeyMaterial | null>();
+function rememberKey(taskId: string, key: DataKeyMaterial | null): void {
+  knownKeys.delete(taskId);
+  knownKeys.set(taskId, key);
+  if (knownKeys.size > KNOWN_KEYS_MAX) knownKeys.delete(knownKeys.keys().next().value!);
+}
+
+type Spec = { e: NewEvent; json: string; row: Omit<AppendedEvent, 'id' | 'taskId' | 'workspaceId' | 'seq' | 'occurredAt'> };
+
+function encode(events: readonly NewEvent[], key: DataKeyMaterial | null, workerId: string | null): Spec[] {
+  return events.map((e) => {
+    // A task with memory in its context has its payloads sealed (store/sealing): what is stored,
+    // hashed and delivered is the ciphertext; readers open it (or see it withheld once forgotten).
+    const enc = encodePayload(key && e.payload != null && sealsEvent(e) ? sealValue(key, e.payload) : e.payload);
+    const row = {
+      type: e.type,
+      actorKind: e.actor.kind,
+      actorId: e.actor.id ?? null,
+      workerId,
+      redaction: e.redaction ?? 'PUBLIC',
+      payload: null as unknown,
+      payloadHash: enc.inline ? null : enc.hash,
+      payloadSize: enc.size,
+      payloadSchema: e.schema ?? `${e.type.toLowerCase()}/v1`,
+    };
+    // The canonical JSON goes into the statement as it is (no parse and re-serialise).
+    const head = JSON.stringify({ ...row, payload: undefined, payloadHash: row.payloadHash ?? undefined });
+    const json = `${head.slice(0, -1)},${enc.inline ? '"payload":' : '"body":'}${enc.json}}`;
+    if (enc.inline) row.payload = JSON.parse(enc.json);
+    return { e, json, row };
+  });
+}
+
 /**
- * Appends events for one task. With a transaction client it joins that transaction; with the plain
- * client it is one atomic statement on its own (a large payload stored first is harmless if the
- * append then fails: payloads are content-addressed and only referenced by events).
+ * Appends events for one task. With a transaction client it joins that transaction; with the
+ * plain client it is one atomic statement on its own.
  */
-export async function appendEvents(tx: Db, taskId: string, events: readonly NewEvent[]): Promise<EventRow[]> {
+export async function appendEvents(db: Db, taskId: string, events: readonly NewEvent[]): Promise<AppendedEvent[]> {
   if (events.length === 0) return [];
   const workerId = currentWorker();
-  // A task with memory in its context has its payloads sealed (store/sealing): what is stored,
-  // hashed and delivered is the ciphertext; readers open it (or see it withheld once forgotten).
-  const key = await sealingKeyFor(tx, taskId);
-  const specs = events.map((e) => {
-    const enc = encodePayload(key && e.payload != null && sealsEvent(e) ? sealValue(key, e.payload) : e.payload);
-    return {
-      e,
-      enc,
-      row: {
-        type: e.type,
-        actorKind: e.actor.kind,
-        actorId: e.actor.id ?? null,
-        workerId,
-        redaction: e.redaction ?? 'PUBLIC',
-        payloadSize: enc.size,
-        payloadSchema: e.schema ?? `${e.type.toLowerCase()}/v1`,
-        ...(enc.inline ? { payload: JSON.parse(enc.json) } : { payloadHash: enc.hash }),
-      },
-    };
-  });
-  const external = specs.filter((s) => !s.enc.inline);
-  for (const s of external) {
-    if (s.enc.inline) continue;
-    await tx.$executeRawUnsafe(
-      `INSERT INTO event_payloads (hash, size, schema, body) VALUES ($1, $2, $3, $4::jsonb)
-       ON CONFLICT (hash) DO NOTHING`,
-      s.enc.hash,
-      s.enc.size,
-      s.row.payloadSchema,
-      s.enc.json,
-    );
+  const pool = poolOf(db);
+  const inStep = stepSealingKey(taskId);
+  // Inside a step the step's key is used as it is (even one destroyed mid-step: what the step
+  // wrote from forgotten memory stays unreadable); elsewhere the task's current key, checked.
+  let key: DataKeyMaterial | null = inStep ? inStep.key : (knownKeys.get(taskId) ?? null);
+  for (let attempt = 1; ; attempt++) {
+    const specs = encode(events, key, workerId);
+    const params = [taskId, events.length, `[${specs.map((s) => s.json).join(',')}]`, !inStep, key?.id ?? null];
+    const rows = pool
+      ? (await pool.query<RawRow>(APPEND_SQL, params)).rows
+      : await db.$queryRawUnsafe<RawRow[]>(APPEND_SQL, ...params);
+    if (rows.length === events.length) {
+      if (!inStep) rememberKey(taskId, key);
+      return rows.map((r, i) => ({
+        id: BigInt(r.id),
+        taskId,
+        workspaceId: r.workspace_id,
+        seq: Number(r.seq),
+        occurredAt: r.occurred_at,
+        ...specs[i]!.row,
+      }));
+    }
+    // Nothing appended: the task is gone, or its key is not the one we sealed under.
+    const exists = pool
+      ? (await pool.query('SELECT 1 FROM tasks WHERE id = $1::uuid', [taskId])).rowCount
+      : (await db.$queryRawUnsafe<unknown[]>('SELECT 1 FROM tasks WHERE id = $1::uuid', taskId)).length;
+    if (!exists || inStep) throw new TaskNotFoundForAppend(taskId);
+    if (attempt >= 5) throw new Error(`cannot append events: the sealing key of task ${taskId} kept changing`);
+    key = await taskSealingKey(db, taskId);
   }
-  const rows = await tx.$queryRawUnsafe<RawRow[]>(
-    APPEND_SQL,
-    taskId,
-    events.length,
-    JSON.stringify(specs.map((s) => s.row)),
-  );
-  if (rows.length !== events.length) throw new TaskNotFoundForAppend(taskId);
-  return rows.map((r, i) => {
-    const s = specs[i]!;
-    return {
-      id: r.id,
-      taskId,
-      workspaceId: r.workspace_id,
-      seq: Number(r.seq),
-      position: Number(r.position),
-      type: s.row.type,
-      actorKind: s.row.actorKind,
-      actorId: s.row.actorId,
-      workerId: s.row.workerId,
-      occurredAt: r.occurred_at,
-      redaction: s.row.redaction,
-      payload: s.enc.inline ? (s.row as { payload?: unknown }).payload ?? null : null,
-      payloadHash: s.enc.inline ? null : s.enc.hash,
-      payloadSize: s.enc.size,
-      payloadSchema: s.row.payloadSchema,
-    };
-  });
 }

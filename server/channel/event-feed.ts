@@ -2,11 +2,12 @@
 // both on the generic ordered feed (feed.ts) keyed by workspace. A task stream follows its
 // workspace's topic and keeps its own task's events, so every subscriber of a workspace, whatever
 // it follows, shares one read per wake-up.
-import type { PrismaClient } from '../db/client.ts';
+import { poolOf, type PrismaClient } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import { OrderedFeed, type FeedSource } from './feed.ts';
 import type { FeedListener } from './listener.ts';
 import { EVENTS_CHANNEL } from './notifier.ts';
+import { sequenceEvents } from './sequencer.ts';
 import type { EventRow } from './types.ts';
 
 const EVENT_SELECT = {
@@ -27,27 +28,54 @@ const EVENT_SELECT = {
   payloadSchema: true,
 } as const;
 
-type DbEvent = Omit<EventRow, 'position'> & { position: bigint };
-/** A database event row as the channel's EventRow (positions fit a JS number). */
-export const toRow = (e: DbEvent): EventRow => ({ ...e, position: Number(e.position) });
+type DbEvent = Omit<EventRow, 'position'> & { position: bigint | null };
+/**
+ * A database event row as the channel's EventRow (positions fit a JS number). Only for sequenced
+ * rows: every read that hands rows on reads `position IS NOT NULL` or sequences first.
+ */
+export const toRow = (e: DbEvent): EventRow => {
+  if (e.position === null) throw new Error(`event ${e.id} has no position yet`);
+  return { ...e, position: Number(e.position) };
+};
 
-/** task_events by workspace position; the head is workspaces.event_position (append.ts). */
+type SqlEvent = {
+  id: string; task_id: string; workspace_id: string; seq: number; position: string; type: string; actor_kind: EventRow['actorKind'];
+  actor_id: string | null; worker_id: string | null; occurred_at: Date; redaction: EventRow['redaction']; payload: unknown;
+  payload_hash: string | null; payload_size: number; payload_schema: string;
+};
+
+// Every live subscriber's wake-up ends in this read, so it goes to the pool as one plain statement
+// (no query-engine work per row); (workspace_id, position) is the table's unique index.
+const READ_WORKSPACE_SQL = `
+SELECT id::text, task_id::text, workspace_id::text, seq, position::text, type, actor_kind, actor_id, worker_id, occurred_at,
+       redaction, payload, payload_hash, payload_size, payload_schema
+  FROM task_events WHERE workspace_id = $1::uuid AND position > $2::bigint ORDER BY position LIMIT $3::int`;
+
+/** Sequenced events of the workspace after `after`, in position order. */
+async function readWorkspaceEvents(prisma: PrismaClient, workspaceId: string, after: number, limit: number): Promise<EventRow[]> {
+  const pool = poolOf(prisma);
+  if (!pool) {
+    const rows = await prisma.taskEvent.findMany({ where: { workspaceId, position: { gt: BigInt(after) } }, orderBy: { position: 'asc' }, take: limit, select: EVENT_SELECT });
+    return rows.map(toRow);
+  }
+  const { rows } = await pool.query<SqlEvent>(READ_WORKSPACE_SQL, [workspaceId, after, limit]);
+  return rows.map((r) => ({
+    id: BigInt(r.id), taskId: r.task_id, workspaceId: r.workspace_id, seq: r.seq, position: Number(r.position), type: r.type,
+    actorKind: r.actor_kind, actorId: r.actor_id, workerId: r.worker_id, occurredAt: r.occurred_at, redaction: r.redaction,
+    payload: r.payload, payloadHash: r.payload_hash, payloadSize: r.payload_size, payloadSchema: r.payload_schema,
+  }));
+}
+
+/**
+ * task_events by workspace position; the head is workspaces.event_position. Reading a head
+ * sequences the workspace first (sequencer.ts), so a subscription that opens, or a safety poll,
+ * sees every committed event even when the process that wrote it died before sequencing.
+ */
 function eventSource(prisma: PrismaClient): FeedSource<EventRow> {
   return {
     name: 'events',
-    heads: async (keys) => {
-      const rows = await prisma.workspace.findMany({ where: { id: { in: [...keys] } }, select: { id: true, eventPosition: true } });
-      return new Map(rows.map((r) => [r.id, Number(r.eventPosition)]));
-    },
-    read: async (workspaceId, after, limit) => {
-      const rows = await prisma.taskEvent.findMany({
-        where: { workspaceId, position: { gt: BigInt(after) } },
-        orderBy: { position: 'asc' },
-        take: limit,
-        select: EVENT_SELECT,
-      });
-      return rows.map(toRow);
-    },
+    heads: (keys) => sequenceEvents(prisma, keys),
+    read: (workspaceId, after, limit) => readWorkspaceEvents(prisma, workspaceId, after, limit),
     position: (e) => e.position,
   };
 }
@@ -88,7 +116,9 @@ export class EventFeed {
   private async readTask(taskId: string, afterSeq: number): Promise<EventRow[]> {
     this.feed.stats.replayReads++;
     const rows = await this.opts.prisma.taskEvent.findMany({
-      where: { taskId, seq: { gt: afterSeq } },
+      // Sequenced events only: the rest are found in the ring once sequenced. A task's events are
+      // sequenced in seq order, so this is always a prefix of its log (sequencer.ts).
+      where: { taskId, seq: { gt: afterSeq }, NOT: { position: null } },
       orderBy: { seq: 'asc' },
       take: this.feed.pageSize,
       select: EVENT_SELECT,

@@ -4,11 +4,16 @@
 // one statement per flush, outside any transaction. A burst of commits therefore costs a few
 // notifications, not one each: while a flush is in flight the next one gathers everything
 // committed meanwhile.
+// Event appends are not positioned yet when they commit (sequencer.ts): `appended` gathers their
+// workspaces, and the flush sequences them in one statement that also notifies (from inside the
+// sequencer, only for workspaces it moved). Object changes come with their position (`committed`).
 // A notification is only a hint ("workspace W has reached position P"); content is always read from
-// the database. If a process dies between commit and notify, listeners catch up on their safety poll.
+// the database. If a process dies between commit and notify (or sequencing), listeners catch up on
+// their safety poll, which sequences before it reads.
 import type { PrismaClient } from '../db/client.ts';
 import type { Logger } from '../log.ts';
-import type { EventRow } from './types.ts';
+import { sequenceEvents } from './sequencer.ts';
+import type { AppendedEvent } from './types.ts';
 
 /** The event log's channel: task events by workspace position. */
 export const EVENTS_CHANNEL = 'atelier_events';
@@ -20,10 +25,12 @@ const MAX_PAYLOAD = 7900; // PostgreSQL's NOTIFY payload limit is 8000 bytes
 
 export type LocalWake = (channel: FeedChannel, key: string, position: number) => void;
 /** Events this process has just committed, for reactions in the same process (never inside the transaction). */
-export type CommittedEvents = (events: readonly EventRow[]) => void;
+export type CommittedEvents = (events: readonly AppendedEvent[]) => void;
 
 export class EventNotifier {
   private pending = new Map<FeedChannel, Map<string, number>>();
+  /** Workspaces with committed, not yet sequenced appends of this process. */
+  private appendedTo = new Set<string>();
   private scheduled = false;
   private flushing: Promise<void> = Promise.resolve();
   private readonly localListeners = new Set<LocalWake>();
@@ -51,7 +58,7 @@ export class EventNotifier {
   }
 
   /** Call with the events of a transaction once it has committed. A listener's failure is logged, never thrown. */
-  eventsCommitted(events: readonly EventRow[]): void {
+  eventsCommitted(events: readonly AppendedEvent[]): void {
     if (!events.length) return;
     for (const fn of this.eventListeners) {
       try {
@@ -73,6 +80,19 @@ export class EventNotifier {
     if (!keys) this.pending.set(channel, (keys = new Map()));
     const prev = keys.get(key);
     if (prev === undefined || position > prev) keys.set(key, position);
+    this.schedule();
+  }
+
+  /**
+   * Call after a transaction that appended events to `workspaceId` has committed: the next flush
+   * sequences them (with whatever else this process appended meanwhile), then wakes listeners.
+   */
+  appended(workspaceId: string): void {
+    this.appendedTo.add(workspaceId);
+    this.schedule();
+  }
+
+  private schedule(): void {
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => {
@@ -84,7 +104,7 @@ export class EventNotifier {
 
   /** Resolves when everything handed to `committed` so far has been sent. */
   async drain(): Promise<void> {
-    while (this.scheduled || this.pending.size > 0) {
+    while (this.scheduled || this.pending.size > 0 || this.appendedTo.size > 0) {
       await new Promise((r) => setImmediate(r));
       await this.flushing;
     }
@@ -92,6 +112,17 @@ export class EventNotifier {
   }
 
   private async flush(): Promise<void> {
+    if (this.appendedTo.size > 0) {
+      const workspaces = [...this.appendedTo].sort();
+      this.appendedTo = new Set();
+      try {
+        const heads = await sequenceEvents(this.prisma, workspaces);
+        for (const [key, position] of heads) for (const fn of this.localListeners) fn(EVENTS_CHANNEL, key, position);
+      } catch (e) {
+        // Not fatal: the next reader's head read (or a listener's safety poll) sequences them.
+        this.log.warn('event sequencing failed', { error: (e as Error).message });
+      }
+    }
     if (this.pending.size === 0) return;
     const pending = this.pending;
     this.pending = new Map();

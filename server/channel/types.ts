@@ -16,7 +16,13 @@ export type NewEvent = {
   redaction?: Redaction;
 };
 
-/** A stored event. `payload` is null when it is stored by reference (see payloadHash). */
+/**
+ * An event as its append returns it: everything but its workspace position, which the sequencer
+ * gives it after commit (sequencer.ts).
+ */
+export type AppendedEvent = Omit<EventRow, 'position'>;
+
+/** A stored, sequenced event. `payload` is null when it is stored by reference (see payloadHash). */
 export type EventRow = {
   id: bigint;
   taskId: string;

@@ -1,13 +1,13 @@
 // A transaction that changes state and appends the events describing it, atomically. Events are
-// buffered while the body runs and appended at its end (append.ts holds the workspace row lock
-// until commit, so it goes last); after commit the notifier wakes listeners. This is the one
+// buffered while the body runs and appended at its end, one statement per task in task-id order
+// (append.ts); after commit the notifier has them sequenced and wakes listeners. This is the one
 // notify rule for every feed: a transaction that advances another feed (object changes) reports it
 // through `emit.advanced`, and is notified after commit in the same way, coalesced with the rest.
 import type { Tx } from '../db/client.ts';
 import type { PrismaClient } from '../db/client.ts';
 import { appendEvents } from './append.ts';
-import { EVENTS_CHANNEL, type EventNotifier, type FeedChannel } from './notifier.ts';
-import type { EventRow, NewEvent } from './types.ts';
+import type { EventNotifier, FeedChannel } from './notifier.ts';
+import type { AppendedEvent, NewEvent } from './types.ts';
 
 /** Appends `event` to the task's log at the end of the transaction. */
 export type Emit = ((taskId: string, event: NewEvent) => void) & {
@@ -29,10 +29,10 @@ const MAX_ATTEMPTS = 6;
  * Appends events that accompany no other state change (progress, notes) as one statement, without
  * an interactive transaction: one round trip instead of BEGIN/…/COMMIT.
  */
-export async function appendNow(deps: UowDeps, taskId: string, events: NewEvent[]): Promise<EventRow[]> {
+export async function appendNow(deps: UowDeps, taskId: string, events: NewEvent[]): Promise<AppendedEvent[]> {
   const rows = await appendEvents(deps.prisma, taskId, events);
   const last = rows.at(-1);
-  if (last) deps.notifier.committed(EVENTS_CHANNEL, last.workspaceId, last.position);
+  if (last) deps.notifier.appended(last.workspaceId);
   deps.notifier.eventsCommitted(rows);
   return rows;
 }
@@ -48,7 +48,7 @@ function raise(heads: Heads, channel: FeedChannel, key: string, position: number
 export async function transactWithEvents<T>(
   deps: UowDeps,
   body: (tx: Tx, emit: Emit) => Promise<T>,
-): Promise<{ value: T; events: EventRow[] }> {
+): Promise<{ value: T; events: AppendedEvent[] }> {
   for (let attempt = 1; ; attempt++) {
     try {
       const out = await deps.prisma.$transaction(
@@ -64,21 +64,10 @@ export async function transactWithEvents<T>(
             { advanced: (channel: FeedChannel, key: string, position: number) => raise(advanced, channel, key, position) },
           );
           const value = await body(tx, emit);
-          const events: EventRow[] = [];
-          let order = [...pending.keys()];
-          if (order.length > 1) {
-            // Lock order is always: task rows (by id), then workspace rows (by id). Appending task by
-            // task would interleave (task A, workspace, task B) and deadlock against a writer
-            // holding task B and waiting for the workspace row.
-            const locked = await tx.$queryRawUnsafe<{ id: string; workspace_id: string }[]>(
-              `SELECT id, workspace_id FROM tasks
-                WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) ORDER BY id FOR UPDATE`,
-              JSON.stringify(order),
-            );
-            const ws = new Map(locked.map((r) => [r.id, r.workspace_id]));
-            order = order.sort((a, b) => (ws.get(a) ?? '').localeCompare(ws.get(b) ?? '') || a.localeCompare(b));
-          }
-          for (const taskId of order) {
+          const events: AppendedEvent[] = [];
+          // Task rows are locked in id order whatever order the body emitted in, so two
+          // transactions appending to the same tasks never wait for each other in a cycle.
+          for (const taskId of [...pending.keys()].sort()) {
             events.push(...(await appendEvents(tx, taskId, pending.get(taskId)!)));
           }
           return { value, events, advanced };
@@ -86,9 +75,8 @@ export async function transactWithEvents<T>(
         { maxWait: 10_000, timeout: 30_000 },
       );
       // Committed: now, and only now, wake listeners (one wake-up per feed and workspace).
-      const heads = out.advanced;
-      for (const e of out.events) raise(heads, EVENTS_CHANNEL, e.workspaceId, e.position);
-      for (const [channel, keys] of heads) for (const [key, position] of keys) deps.notifier.committed(channel, key, position);
+      for (const [channel, keys] of out.advanced) for (const [key, position] of keys) deps.notifier.committed(channel, key, position);
+      for (const ws of new Set(out.events.map((e) => e.workspaceId))) deps.notifier.appended(ws);
       deps.notifier.eventsCommitted(out.events);
       return { value: out.value, events: out.events };
     } catch (e) {
@@ -102,7 +90,7 @@ export async function transactWithEvents<T>(
 }
 
 /** A task row read inside the transaction, with lastEventSeq advanced by the events it appended. */
-export function withAppendedSeq<T extends { id: string; lastEventSeq: number }>(task: T, events: EventRow[]): T {
+export function withAppendedSeq<T extends { id: string; lastEventSeq: number }>(task: T, events: AppendedEvent[]): T {
   let last = task.lastEventSeq;
   for (const e of events) if (e.taskId === task.id && e.seq > last) last = e.seq;
   return { ...task, lastEventSeq: last };

@@ -3,8 +3,10 @@
 // alternate; figures are medians over rounds). The machine is small and shared, so absolute figures
 // drift; the ratios are the point.
 //
-//   1. Throughput: transactWithEvents (1 event per transaction) against autocommit single-row
-//      INSERTs on dedicated connections, per concurrency, after a warm-up of both.
+//   1. Throughput: the event append (appendNow, 1 event per call: one statement, sequenced and
+//      notified after commit, live fan-out on) against autocommit single-row INSERTs on dedicated
+//      connections, per concurrency, after a warm-up of each. A state change with its event
+//      (transactWithEvents: an interactive transaction through Prisma) is measured beside them.
 //   2. Latency: the producer and the subscribers run in a process of their own
 //      (./channel/subscribers.ts), the server (hub, graphql-ws) and the baseline relay in this one,
 //      so both paths pay the same cross-process delivery: producer → PostgreSQL → server process →
@@ -19,7 +21,7 @@
 import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { transactWithEvents } from '../../server/channel/unit-of-work.ts';
+import { appendNow, transactWithEvents } from '../../server/channel/unit-of-work.ts';
 import { seedWorkspace, startTestApp, type TestApp } from '../helpers/app.ts';
 import {
   channelGates, checkChannel, latencyFigures, plantChannel, throughputFigures,
@@ -88,15 +90,20 @@ async function benchThroughput(t: TestApp): Promise<{ cases: ThroughputCase[]; t
   const insert = (w: number, i: number) =>
     conns[w]!.query('INSERT INTO bench_baseline (writer, i, payload) VALUES ($1, $2, $3)', [w, i, JSON.stringify({ i, t: Date.now() })]).then(() => undefined);
   let errors = 0;
-  const append = (tasks: string[]) => async (w: number, i: number) => {
+  const event = (i: number) => ({ type: 'BENCH', actor: { kind: 'SYSTEM' as const }, payload: { i, t: Date.now() } });
+  const guarded = (f: (w: number, i: number) => Promise<unknown>) => async (w: number, i: number) => {
     try {
-      await transactWithEvents(deps, async (_tx, emit) => emit(tasks[w]!, { type: 'BENCH', actor: { kind: 'SYSTEM' }, payload: { i, t: Date.now() } }));
+      await f(w, i);
     } catch (e) {
       if (++errors <= 3) console.error(`  append failed: ${(e as Error).message.split('\n')[0]}`);
     }
   };
+  const append = (tasks: string[]) => guarded((w, i) => appendNow(deps, tasks[w]!, [event(i)]));
+  const transact = (tasks: string[]) => guarded((w, i) => transactWithEvents(deps, async (_tx, emit) => emit(tasks[w]!, event(i))));
+  // 0 baseline, 1 append (same workspace), 2 append (workspace per writer), 3 transaction (same workspace).
+  const paths = [insert, append(sameWs), append(multiWs), transact(sameWs)];
   // Warm-up of every path at every concurrency (not measured): JIT, pools, plans, caches.
-  for (const c of CFG.concurrencies) for (const f of [insert, append(sameWs), append(multiWs)]) await runLoad(c, c * 5, 5_000, f);
+  for (const c of CFG.concurrencies) for (const f of paths) await runLoad(c, c * 5, 5_000, f);
   errors = 0;
 
   const cases: ThroughputCase[] = [];
@@ -104,18 +111,21 @@ async function benchThroughput(t: TestApp): Promise<{ cases: ThroughputCase[]; t
     const rounds: ThroughputRound[] = [];
     for (let r = 0; r < CFG.throughputRounds; r++) {
       // The order rotates per round, so drift and warm caches favour no path.
-      const order = [0, 1, 2].map((k) => (k + r) % 3);
+      const order = paths.map((_, k) => (k + r) % paths.length);
       const res: Record<number, { perSec: number; errors: number }> = {};
       for (const k of order) {
         errors = 0;
-        const f = k === 0 ? insert : append(k === 1 ? sameWs : multiWs);
-        const out = await runLoad(c, CFG.opsPerRound, CFG.maxRoundMs, f);
+        const out = await runLoad(c, CFG.opsPerRound, CFG.maxRoundMs, paths[k]!);
         res[k] = { perSec: out.perSec * (k === 0 ? 1 : (out.ops - errors) / Math.max(1, out.ops)), errors };
       }
-      rounds.push({ baselinePerSec: res[0]!.perSec, samePerSec: res[1]!.perSec, multiPerSec: res[2]!.perSec, sameErrors: res[1]!.errors, multiErrors: res[2]!.errors });
+      rounds.push({
+        baselinePerSec: res[0]!.perSec, samePerSec: res[1]!.perSec, multiPerSec: res[2]!.perSec, txPerSec: res[3]!.perSec,
+        sameErrors: res[1]!.errors, multiErrors: res[2]!.errors + res[3]!.errors,
+      });
     }
     cases.push({ concurrency: c, rounds });
-    process.stderr.write(`  throughput c=${c} done\n`);
+    const f = throughputFigures({ concurrency: c, rounds });
+    process.stderr.write(`  throughput c=${c} done: append ${fmt(f.sameRatio, 2)}× / ${fmt(f.multiRatio, 2)}×, transaction ${fmt(f.txRatio, 2)}× of bare INSERTs\n`);
   }
   await Promise.all(conns.map((c) => c.end()));
   return { cases, taskIds: [...sameWs, ...multiWs], workspaceIds: workspaces };
@@ -216,25 +226,26 @@ async function main(): Promise<number> {
   const out: string[] = [''];
   out.push(`Atelier event channel benchmark (${CFG.mode}) — ${pgVersion}, node ${process.version}`);
   out.push('');
-  out.push(`1. Append throughput: transactWithEvents (1 event per transaction) vs autocommit single-row INSERT on one dedicated`);
-  out.push(`   connection per writer; ${CFG.throughputRounds} rounds per concurrency (up to ${CFG.opsPerRound} ops or ${CFG.maxRoundMs / 1000} s each), the three paths`);
+  out.push(`1. Append throughput: appendNow (1 event per call, sequenced and notified after commit) vs autocommit single-row INSERT`);
+  out.push(`   on one dedicated connection per writer; ${CFG.throughputRounds} rounds per concurrency (up to ${CFG.opsPerRound} ops or ${CFG.maxRoundMs / 1000} s each), the four paths`);
   out.push(`   in rotating order after a warm-up of each; figures are medians over rounds.`);
-  out.push(`   (a) same workspace: each writer appends to its own task, all in one workspace; (b) one workspace per writer.`);
+  out.push(`   (a) same workspace: each writer appends to its own task, all in one workspace; (b) one workspace per writer;`);
+  out.push(`   (c) a state change with its event: transactWithEvents (Prisma interactive transaction), same workspace as (a).`);
   out.push(`   note: the app's Prisma pool holds at most ${APP_POOL_MAX} connections, so appends above that concurrency queue for one.`);
   out.push('');
   out.push(
     table(
-      ['concurrency', 'baseline rows/s', '(a) events/s', '(a) ratio', '(b) events/s', '(b) ratio'],
+      ['concurrency', 'baseline rows/s', '(a) events/s', '(a) ratio', '(b) events/s', '(b) ratio', '(c) tx/s', '(c) ratio'],
       results.throughput.map((c) => {
         const f = throughputFigures(c);
-        return [String(c.concurrency), fmt(f.base, 0), fmt(f.same, 0), fmt(f.sameRatio, 2), fmt(f.multi, 0), fmt(f.multiRatio, 2)];
+        return [String(c.concurrency), fmt(f.base, 0), fmt(f.same, 0), fmt(f.sameRatio, 2), fmt(f.multi, 0), fmt(f.multiRatio, 2), fmt(f.tx, 0), fmt(f.txRatio, 2)];
       }),
     ),
   );
   out.push('');
   out.push(`2. Publish→receive latency, ${CFG.ratePerSec} events/s, ${CFG.latencyRounds} rounds of ${CFG.segmentMs / 1000} s per path, alternating which goes first.`);
   out.push(`   Producer and subscribers in a client process; server and relay in this process (both paths cross the same processes):`);
-  out.push(`   app      = transactWithEvents in the client process → NOTIFY → hub (LISTEN + log read) → graphql-ws → N clients;`);
+  out.push(`   app      = appendNow in the client process → sequencer + NOTIFY → hub (LISTEN + log read) → graphql-ws → N clients;`);
   out.push(`   baseline = INSERT … + pg_notify in one statement in the client process → relay (LISTEN, payload forwarded) → WebSocket → N clients.`);
   out.push(`   Timed in the client process from just before the producer's call to receipt; p50/p99 are medians over rounds.`);
   out.push('');
@@ -265,7 +276,7 @@ async function main(): Promise<number> {
       totalSeconds: round(totalS, 1),
       throughput: results.throughput.map((c) => {
         const f = throughputFigures(c);
-        return { concurrency: c.concurrency, rounds: c.rounds.length, baselineRowsPerSec: round(f.base, 1), sameWorkspace: { eventsPerSec: round(f.same, 1), ratio: round(f.sameRatio, 3) }, multiWorkspace: { eventsPerSec: round(f.multi, 1), ratio: round(f.multiRatio, 3) } };
+        return { concurrency: c.concurrency, rounds: c.rounds.length, baselineRowsPerSec: round(f.base, 1), sameWorkspace: { eventsPerSec: round(f.same, 1), ratio: round(f.sameRatio, 3) }, multiWorkspace: { eventsPerSec: round(f.multi, 1), ratio: round(f.multiRatio, 3) }, transaction: { perSec: round(f.tx, 1), ratio: round(f.txRatio, 3) } };
       }),
       latency: results.latency.map((c) => {
         const f = latencyFigures(c);

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { sequenceEvents } from '../../server/channel/sequencer.ts';
 import { reconcileJobs, submitGeneration } from '../../server/generation/jobs.ts';
 import { SimulatedProvider } from '../../server/generation/simulated.ts';
 import { TERMINAL_JOB } from '../../server/generation/status.ts';
@@ -206,7 +207,8 @@ async function main(): Promise<number> {
 
     // ---- collect
     const rows = await prisma.generationJob.findMany({ where: { workspaceId: ws.workspaceId } });
-    const lastPosition = Number((await prisma.workspace.findUniqueOrThrow({ where: { id: ws.workspaceId } })).eventPosition);
+    // The head as a reader reads it: after sequencing what is committed (server/channel/sequencer.ts).
+    const lastPosition = (await sequenceEvents(prisma, [ws.workspaceId])).get(ws.workspaceId) ?? 0;
     await reached(() => streamPositions.length >= lastPosition && baselineAt.size >= nextSample, { timeoutMs: 15_000 });
     child.send('stop');
     await new Promise<void>((r) => (child.exitCode !== null ? r() : child.once('exit', () => r())));

@@ -179,7 +179,9 @@ async function main(): Promise<number> {
 
   // The subscribers must have everything up to the head, then the sessions are compared with the log.
   // The last commits may still be landing: they catch up to the head until it stays where it was.
-  const readHead = async () => Number((await q1<{ head: string }>(`SELECT event_position::text AS head FROM workspaces WHERE id = $1::uuid`)).head);
+  // The head as any reader reads it: sequencing first what killed processes committed and never
+  // sequenced (server/channel/sequencer.ts).
+  const readHead = async () => Number((await q1<{ head: string }>(`SELECT head::text AS head FROM atelier_sequence_events(ARRAY[$1::uuid])`)).head);
   let head = await readHead();
   let caught = await Promise.all(subs.map((s) => s.catchUp(head, 20_000)));
   for (let round = 0; round < 10; round++) {

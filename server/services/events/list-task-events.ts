@@ -1,6 +1,7 @@
 // The polling fallback: a page of a task's events after a seq.
 import type { Viewer } from '../../auth/viewer.ts';
 import { toRow } from '../../channel/event-feed.ts';
+import { sequenceEvents } from '../../channel/sequencer.ts';
 import type { EventRow } from '../../channel/types.ts';
 import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';
@@ -21,11 +22,14 @@ export async function listTaskEvents(
     throw badInput(`first must be between 1 and ${MAX_EVENT_PAGE}`, { argument: 'first' });
   }
   const task = await loadTaskFor(deps.prisma, viewer, taskId, 'read');
-  const rows = await deps.prisma.taskEvent.findMany({
-    where: { taskId, seq: { gt: after } },
-    orderBy: { seq: 'asc' },
-    take: first + 1,
-  });
+  const read = () => deps.prisma.taskEvent.findMany({ where: { taskId, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: first + 1 });
+  let rows = await read();
+  // Events committed a moment ago may not have their workspace position yet (their cursor is
+  // made from it): sequence the workspace and read again.
+  if (rows.some((r) => r.position === null)) {
+    await sequenceEvents(deps.prisma, [task.workspaceId]);
+    rows = await read();
+  }
   const events = rows.slice(0, first).map(toRow);
   return { events, hasNextPage: rows.length > first, lastSeq: task.lastEventSeq };
 }

@@ -20,6 +20,12 @@ export function sealingWith<T>(taskId: string, key: DataKeyMaterial | null, fn: 
   return scope.run({ taskId, key }, fn);
 }
 
+/** Inside a step of `taskId`, the step's key (null: the step writes in the clear); elsewhere undefined. */
+export function stepSealingKey(taskId: string): { key: DataKeyMaterial | null } | undefined {
+  const s = scope.getStore();
+  return s && s.taskId === taskId ? { key: s.key } : undefined;
+}
+
 /** The key writes for the task are sealed under: the step's (inside a step), else the task's current one. */
 export async function sealingKeyFor(db: Db, taskId: string): Promise<DataKeyMaterial | null> {
   const s = scope.getStore();

@@ -5,7 +5,8 @@
 // (floors) and publish→receive latency against the relay (ceilings on the ratio of medians).
 import { median, sequenceViolations, range1, type Gate } from '../verdict.ts';
 
-export type ThroughputRound = { baselinePerSec: number; samePerSec: number; multiPerSec: number; sameErrors: number; multiErrors: number };
+/** Per round: bare INSERTs, appends in one workspace, appends one workspace per writer, transactions with an event. */
+export type ThroughputRound = { baselinePerSec: number; samePerSec: number; multiPerSec: number; txPerSec: number; sameErrors: number; multiErrors: number };
 export type ThroughputCase = { concurrency: number; rounds: ThroughputRound[] };
 
 /** Counts over the log, per task (seq) and per workspace (position). */
@@ -28,8 +29,22 @@ export type LatencyCase = {
 
 export type ChannelResults = { throughput: ThroughputCase[]; log: LogCount[]; latency: LatencyCase[] };
 
-/** Floors for append throughput (events/s ÷ bare INSERT rows/s, medians of interleaved rounds). */
-export const THROUGHPUT_FLOORS: Record<number, number> = { 1: 0.05, 8: 0.02, 20: 0.01 };
+/**
+ * Floors for append throughput (events/s ÷ bare INSERT rows/s, medians of interleaved rounds).
+ * Regression bounds at about 60% of the quick run's figures on the 2-core machine (0.22–0.25 at
+ * 1, 8 and 20 writers, in one workspace as across workspaces), not the target of 0.5: an append is
+ * one statement and one commit like the baseline's and writers of one workspace no longer wait for
+ * each other, but the statement does more (the task's seq, four indexes, the sequencer's second
+ * write of the row) and Node shares the two cores with PostgreSQL. Same-workspace and
+ * workspace-per-writer figures agree now; a floor for one that the other passes would mean the
+ * workspace serialises writers again.
+ */
+export const THROUGHPUT_FLOORS: Record<number, number> = { 1: 0.15, 8: 0.12, 20: 0.12 };
+/**
+ * Floor for a state change with its event (an interactive transaction through Prisma: BEGIN, the
+ * append, COMMIT; measured 0.10–0.17): a regression bound.
+ */
+export const TRANSACTION_FLOOR = 0.06;
 /**
  * Ceilings for app latency ÷ relay latency (median over rounds of each round's p50), per number of
  * subscribers. At 100 subscribers of one task the server runs the subscription's GraphQL for each of
@@ -42,7 +57,8 @@ export function throughputFigures(c: ThroughputCase) {
   const base = median(c.rounds.map((r) => r.baselinePerSec));
   const same = median(c.rounds.map((r) => r.samePerSec));
   const multi = median(c.rounds.map((r) => r.multiPerSec));
-  return { base, same, multi, sameRatio: same / base, multiRatio: multi / base };
+  const tx = median(c.rounds.map((r) => r.txPerSec));
+  return { base, same, multi, tx, sameRatio: same / base, multiRatio: multi / base, txRatio: tx / base };
 }
 
 export function latencyFigures(c: LatencyCase) {
@@ -87,6 +103,7 @@ export function channelGates(r: ChannelResults): Gate[] {
     const floor = THROUGHPUT_FLOORS[c.concurrency] ?? 0.01;
     gates.push({ name: `append throughput c=${c.concurrency}, same workspace ÷ bare INSERT`, value: f.sameRatio, min: floor });
     gates.push({ name: `append throughput c=${c.concurrency}, one workspace per writer ÷ bare INSERT`, value: f.multiRatio, min: floor });
+    gates.push({ name: `transaction with an event c=${c.concurrency} ÷ bare INSERT`, value: f.txRatio, min: TRANSACTION_FLOOR });
   }
   for (const c of r.latency) {
     gates.push({ name: `publish→receive p50, N=${c.subscribers}: app ÷ relay`, value: latencyFigures(c).ratioP50, max: ceilingFor(c.subscribers) });

@@ -2,8 +2,9 @@
 // subscribers of the latency cases, in a process of their own, as a worker and browsers are in
 // production. Both paths are timed here, on one clock, from just before the producer's call to the
 // subscriber's receipt:
-//   app      transactWithEvents on this process's own Prisma pool (its notifier sends NOTIFY after
-//            commit) → the server process's hub (LISTEN, reads the log) → graphql-ws → N clients;
+//   app      appendNow on this process's own pool (one statement; its notifier sequences and
+//            notifies after commit) → the server process's hub (LISTEN, reads the log) → graphql-ws
+//            → N clients;
 //   baseline one autocommit INSERT … + pg_notify on a plain connection → the relay in the server
 //            process (LISTEN, payload written as is) → plain WebSocket → N clients.
 // Rounds alternate which path goes first (ABBA…); the parent takes medians over rounds.
@@ -12,7 +13,7 @@ import { createClient, type Client as WsClient } from 'graphql-ws';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { EventNotifier } from '../../../server/channel/notifier.ts';
-import { transactWithEvents } from '../../../server/channel/unit-of-work.ts';
+import { appendNow } from '../../../server/channel/unit-of-work.ts';
 import { createPrisma } from '../../../server/db/client.ts';
 import { createLogger } from '../../../server/log.ts';
 import { percentile } from '../stats.ts';
@@ -53,7 +54,7 @@ async function steady(ratePerSec: number, durationMs: number, fire: (i: number) 
 type Sub = { ids: number[]; lat: Map<number, number[]>; error?: string };
 const stats = (xs: number[], expected: number): PathStats => ({ p50: percentile(xs, 50), p99: percentile(xs, 99), samples: xs.length, expected });
 
-async function runCase(job: ClientJob, deps: Parameters<typeof transactWithEvents>[0], producer: pg.Client, c: ClientJob['cases'][number]): Promise<LatencyCase> {
+async function runCase(job: ClientJob, deps: Parameters<typeof appendNow>[0], producer: pg.Client, c: ClientJob['cases'][number]): Promise<LatencyCase> {
   const n = c.subscribers;
   const errors: string[] = [];
   // App subscribers: graphql-ws, one socket each, taskEvents from the start of the task's log.
@@ -105,8 +106,8 @@ async function runCase(job: ClientJob, deps: Parameters<typeof transactWithEvent
   let appLast = 0;
   let baseLast = 0;
   const appOne = async (payload: Record<string, unknown>) => {
-    const out = await transactWithEvents(deps, async (_tx, emit) => emit(c.taskId, { type: 'BENCH', actor: { kind: 'SYSTEM' }, payload }));
-    appLast = Math.max(appLast, ...out.events.map((e) => e.seq));
+    const out = await appendNow(deps, c.taskId, [{ type: 'BENCH', actor: { kind: 'SYSTEM' }, payload }]);
+    appLast = Math.max(appLast, ...out.map((e) => e.seq));
   };
   let nextId = 0;
   const baseOne = async (r: number, t: number) => {

@@ -37,6 +37,9 @@ const openTx = new WeakMap<object, { wrote: boolean }>();
 export const uncounted = new WeakSet<object>();
 
 function isWrite(text: string): boolean {
+  // The event sequencer is a SELECT of a function that writes (positions, the workspace head) when
+  // there is anything to sequence: counted as a write, always (an upper bound).
+  if (/\batelier_sequence_events\s*\(/.test(text)) return true;
   const s = text.replace(/FOR\s+(NO\s+KEY\s+)?UPDATE|FOR\s+SHARE/gi, '');
   return /^\s*(INSERT|UPDATE|DELETE|MERGE)\b/i.test(s) || (/^\s*WITH\b/i.test(s) && /\b(INSERT|UPDATE|DELETE)\b/i.test(s));
 }
