@@ -45,11 +45,12 @@ type SqlEvent = {
 };
 
 // Every live subscriber's wake-up ends in this read, so it goes to the pool as one plain statement
-// (no query-engine work per row); (workspace_id, position) is the table's unique index.
+// (no query-engine work per row); (workspace_id, position) is the table's unique index. The order
+// names the column, not the text alias of the same name (that would sort "10" before "2").
 const READ_WORKSPACE_SQL = `
 SELECT id::text, task_id::text, workspace_id::text, seq, position::text, type, actor_kind, actor_id, worker_id, occurred_at,
        redaction, payload, payload_hash, payload_size, payload_schema
-  FROM task_events WHERE workspace_id = $1::uuid AND position > $2::bigint ORDER BY position LIMIT $3::int`;
+  FROM task_events WHERE workspace_id = $1::uuid AND position > $2::bigint ORDER BY task_events.position LIMIT $3::int`;
 
 /** Sequenced events of the workspace after `after`, in position order. */
 async function readWorkspaceEvents(prisma: PrismaClient, workspaceId: string, after: number, limit: number): Promise<EventRow[]> {
