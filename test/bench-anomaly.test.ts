@@ -137,12 +137,12 @@ describe('bench:runtime', () => {
     events: [],
     wakeups: [],
   };
-  const overhead = (msPerStep: number, commits: number): OverheadCase[] => [
+  const overhead = (msPerStep: number, commits: number, sequencer = 2.5): OverheadCase[] => [
     {
       label: 'sequential', concurrency: 1, tasksPerRound: 2, stepsPerRound: 10, turnMs: [], steadyStepMs: [],
       rounds: [0, 1, 2].map((r) => ({
         runtimeMs: msPerStep * 10, baselineMs: 30, cpuMs: 1, notCompleted: 0, runtimeFirst: r % 2 === 0,
-        counts: { statements: 500, txCommits: commits * 10, txWriteCommits: commits * 10, txRollbacks: 0, autocommitWrites: 0, autocommitReads: 300 },
+        counts: { statements: 500, txCommits: commits * 10, txWriteCommits: commits * 10, txRollbacks: 0, autocommitWrites: 0, autocommitReads: 300, sequencerCommits: sequencer * 10 },
       })),
     },
   ];
@@ -166,6 +166,8 @@ describe('bench:runtime', () => {
     const doubled = failedGates(runtimeGates(plantDoubledCommits(overhead(100, 3.2))));
     assert.ok(doubled.some((f) => /commits per step/.test(f)), doubled.join('; '));
     assert.ok(failedGates(runtimeGates(overhead(2000, 3.2))).some((f) => /ms\/step/.test(f)));
+    // Sequencing that stops coalescing (a run per event, say) trips its own gate.
+    assert.ok(failedGates(runtimeGates(overhead(100, 3.2, 8))).some((f) => /event sequencing commits per step/.test(f)));
   });
 });
 

@@ -33,12 +33,12 @@ export function overheadLines(cases: OverheadCase[], e2e: E2eResult | undefined)
   out.push('');
   out.push(
     table(
-      ['case', 'tx commits/step', 'with writes', 'fence-only', 'autocommit writes/step', 'autocommit reads/step', 'rollbacks', 'tx commits/task'],
+      ['case', 'tx commits/step', 'with writes', 'fence-only', 'autocommit writes/step', 'autocommit reads/step', 'rollbacks', 'tx commits/task', 'sequencer commits/step'],
       cases.map((c) => {
         const { counts: k, steps } = overheadFigures(c);
         return [
           c.label, fmt(k.txCommits / steps, 2), fmt(k.txWriteCommits / steps, 2), fmt((k.txCommits - k.txWriteCommits) / steps, 2), fmt(k.autocommitWrites / steps, 2),
-          fmt(k.autocommitReads / steps, 2), String(k.txRollbacks), fmt(k.txCommits / (c.tasksPerRound * c.rounds.length), 1),
+          fmt(k.autocommitReads / steps, 2), String(k.txRollbacks), fmt(k.txCommits / (c.tasksPerRound * c.rounds.length), 1), fmt(k.sequencerCommits / steps, 2),
         ];
       }),
     ),

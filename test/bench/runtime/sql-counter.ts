@@ -21,8 +21,14 @@ export type SqlCounts = {
   autocommitWrites: number;
   /** Reads outside a transaction (including SELECT pg_notify). */
   autocommitReads: number;
+  /**
+   * Event sequencing runs (atelier_sequence_events, each its own commit when it has anything to
+   * sequence): after the step's commits, off its path, coalesced per process; counted apart from
+   * the step's own commits and always as a commit (an upper bound).
+   */
+  sequencerCommits: number;
 };
-export const zeroCounts = (): SqlCounts => ({ statements: 0, txCommits: 0, txWriteCommits: 0, txRollbacks: 0, autocommitWrites: 0, autocommitReads: 0 });
+export const zeroCounts = (): SqlCounts => ({ statements: 0, txCommits: 0, txWriteCommits: 0, txRollbacks: 0, autocommitWrites: 0, autocommitReads: 0, sequencerCommits: 0 });
 /** Commits of a run: transactions plus autocommit writes. */
 export const commitsOf = (c: SqlCounts) => c.txCommits + c.autocommitWrites;
 
@@ -37,9 +43,6 @@ const openTx = new WeakMap<object, { wrote: boolean }>();
 export const uncounted = new WeakSet<object>();
 
 function isWrite(text: string): boolean {
-  // The event sequencer is a SELECT of a function that writes (positions, the workspace head) when
-  // there is anything to sequence: counted as a write, always (an upper bound).
-  if (/\batelier_sequence_events\s*\(/.test(text)) return true;
   const s = text.replace(/FOR\s+(NO\s+KEY\s+)?UPDATE|FOR\s+SHARE/gi, '');
   return /^\s*(INSERT|UPDATE|DELETE|MERGE)\b/i.test(s) || (/^\s*WITH\b/i.test(s) && /\b(INSERT|UPDATE|DELETE)\b/i.test(s));
 }
@@ -62,7 +65,8 @@ function countStatement(client: object, q: unknown) {
     openTx.delete(client);
   } else if (tx) {
     if (isWrite(text)) tx.wrote = true;
-  } else if (isWrite(text)) c.autocommitWrites++;
+  } else if (/\batelier_sequence_events\s*\(/.test(text)) c.sequencerCommits++;
+  else if (isWrite(text)) c.autocommitWrites++;
   else c.autocommitReads++;
 }
 
