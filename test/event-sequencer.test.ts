@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { print } from 'graphql';
+import pg from 'pg';
 import { appendEvents } from '../server/channel/append.ts';
 import { encodeWorkspaceCursor } from '../server/channel/cursor.ts';
 import { EventNotifier } from '../server/channel/notifier.ts';
@@ -166,6 +167,45 @@ test('the log stays append-only: a position is set once, and nothing else of an 
   assert.equal(c.position, null);
   await assert.rejects(prisma.$executeRawUnsafe(`UPDATE task_events SET position = 999999, type = 'D' WHERE id = $1`, c.id), refused);
   assert.deepEqual((await prisma.taskEvent.findMany({ where: { taskId: task.id }, orderBy: { seq: 'asc' } })).map((r) => r.type), ['A', 'C']);
+});
+
+test('appends and the sequencer never wait for each other (so they cannot close a deadlock cycle together)', async () => {
+  const { prisma } = t.app.deps;
+  const task = await prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: 'no waiting' } });
+  const other = await prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: 'no waiting 2' } });
+  const a = new pg.Client({ connectionString: t.dbUrl });
+  const b = new pg.Client({ connectionString: t.dbUrl });
+  await a.connect();
+  await b.connect();
+  try {
+    // Waiting would show as a lock timeout, not as a slow test.
+    await b.query(`SET lock_timeout = '3s'`);
+    // 1. A transaction that appended (and so holds its foreign-key lock on the workspace row) stays
+    //    open; the sequencer still runs through.
+    await appendEvents(prisma, other.id, [{ type: 'PENDING', actor: { kind: 'SYSTEM' } }]);
+    await a.query('BEGIN');
+    await a.query(
+      `INSERT INTO task_events (task_id, workspace_id, seq, type, actor_kind, payload, payload_size, payload_schema)
+       SELECT id, workspace_id, last_event_seq + 1, 'OPEN', 'SYSTEM', 'null', 4, 'open/v1' FROM tasks WHERE id = $1::uuid`,
+      [task.id],
+    );
+    await b.query(`SELECT * FROM atelier_sequence_events(ARRAY[$1::uuid])`, [t.a.workspaceId]);
+    await a.query('ROLLBACK');
+    // 2. A sequencing run holds the workspace row (its transaction stays open); an append still runs through.
+    await appendEvents(prisma, other.id, [{ type: 'PENDING', actor: { kind: 'SYSTEM' } }]);
+    await a.query('BEGIN');
+    await a.query(`SELECT * FROM atelier_sequence_events(ARRAY[$1::uuid])`, [t.a.workspaceId]);
+    await b.query(
+      `INSERT INTO task_events (task_id, workspace_id, seq, type, actor_kind, payload, payload_size, payload_schema)
+       SELECT id, workspace_id, 1, 'WHILE_SEQUENCING', 'SYSTEM', 'null', 4, 'open/v1' FROM tasks WHERE id = $1::uuid`,
+      [task.id],
+    );
+    await a.query('COMMIT');
+  } finally {
+    await a.query('ROLLBACK').catch(() => {});
+    await a.end();
+    await b.end();
+  }
 });
 
 test('a sequencing run with nothing to do writes nothing', async () => {

@@ -34,7 +34,7 @@ CREATE TRIGGER task_events_append_only BEFORE UPDATE ON task_events
 -- workspace it moved on channel atelier_events ("<workspace>:<head>"), and returns the head of every
 -- workspace in `ws` that exists. Cheap when there is nothing to do (one probe of the partial index,
 -- no lock, no write). Safe to call from any process at any time: callers serialise on the workspace
--- row, and each statement below takes its own snapshot (READ COMMITTED, volatile function), so
+-- row (appends never wait for it), and each statement below takes its own snapshot (READ COMMITTED, volatile function), so
 -- the batch read after the lock sees every batch committed before it.
 CREATE FUNCTION atelier_sequence_events(ws uuid[]) RETURNS TABLE (workspace_id uuid, head bigint)
 LANGUAGE plpgsql AS $$
@@ -48,7 +48,11 @@ BEGIN
      ORDER BY 1
   LOOP
     -- Lock order: workspaces by id (the loop's order), so concurrent sequencers never deadlock.
-    PERFORM 1 FROM workspaces WHERE id = w FOR UPDATE;
+    -- NO KEY UPDATE, not UPDATE: it serialises sequencers but does not conflict with the KEY SHARE
+    -- lock every append's foreign-key check takes on the workspace row. A FOR UPDATE waiting here
+    -- would queue appends behind it, and an append that holds a task row another transaction waits
+    -- for then closes a deadlock cycle through that transaction's own KEY SHARE.
+    PERFORM 1 FROM workspaces WHERE id = w FOR NO KEY UPDATE;
     WITH batch AS (
       SELECT e.id, row_number() OVER (ORDER BY e.id) AS n
         FROM task_events e WHERE e.workspace_id = w AND e.position IS NULL
