@@ -15,6 +15,7 @@ import { EventNotifier } from '../server/channel/notifier.ts';
 import { sequenceEvents } from '../server/channel/sequencer.ts';
 import { appendNow, transactWithEvents } from '../server/channel/unit-of-work.ts';
 import { createPrisma, type PrismaClient } from '../server/db/client.ts';
+import { newKeyMaterial, sealedKeyIds } from '../server/domain/sealing.ts';
 import { createLogger } from '../server/log.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { gqlOk, toGlobalId, wsClient } from './helpers/clients.ts';
@@ -206,6 +207,33 @@ test('appends and the sequencer never wait for each other (so they cannot close 
     await a.end();
     await b.end();
   }
+});
+
+test("an append outside a step seals under the task's current key, whatever key this process saw last", async () => {
+  const { prisma } = t.app.deps;
+  const task = await prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: 'keys change' } });
+  const payload = { text: 'derived from memory' };
+  const append = async (type: string) => {
+    await appendNow(t.app.deps, task.id, [{ type, actor: { kind: 'AGENT' }, payload }]);
+    const e = await prisma.taskEvent.findFirstOrThrow({ where: { taskId: task.id, type } });
+    return [...sealedKeyIds(e.payload)];
+  };
+  const newKey = async () => {
+    const [k] = await prisma.$queryRawUnsafe<{ id: string }[]>(
+      `INSERT INTO data_keys (id, workspace_id, task_id, sources, sources_hash, material)
+       VALUES (gen_random_uuid(), $1::uuid, $2::uuid, '{}', gen_random_uuid()::text, $3) RETURNING id::text`,
+      t.a.workspaceId, task.id, newKeyMaterial(),
+    );
+    await prisma.$executeRawUnsafe(`UPDATE tasks SET sealing_key_id = $2::uuid WHERE id = $1::uuid`, task.id, k!.id);
+    return k!.id;
+  };
+  assert.deepEqual(await append('CLEAR'), [], 'no key: in the clear (and this process now remembers "no key")');
+  const k1 = await newKey();
+  assert.deepEqual(await append('UNDER_K1'), [k1], 'the key given meanwhile is used, not the remembered "none"');
+  const k2 = await newKey();
+  assert.deepEqual(await append('UNDER_K2'), [k2], 'a newer key replaces the remembered one');
+  await prisma.$executeRawUnsafe(`UPDATE data_keys SET material = NULL, destroyed_at = now(), destroyed_reason = 'FORGOTTEN' WHERE id = $1::uuid`, k2);
+  assert.deepEqual(await append('AFTER_DESTROY'), [], 'a destroyed key is never used again');
 });
 
 test('a sequencing run with nothing to do writes nothing', async () => {

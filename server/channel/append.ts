@@ -11,8 +11,7 @@
 //    events go in together, and a task whose sealing key is not the one the caller sealed under
 //    appends nothing (the caller reads the key and tries again). Outside a transaction it goes
 //    straight to the pool: one round trip, one commit.
-import type { Db } from '../db/client.ts';
-import { poolOf } from '../db/client.ts';
+import { rawQuery, type Db } from '../db/client.ts';
 import { sealsEvent, sealValue, type DataKeyMaterial } from '../domain/sealing.ts';
 import { stepSealingKey } from '../store/sealing/scope.ts';
 import { taskSealingKey } from '../store/sealing/keys.ts';
@@ -67,7 +66,7 @@ function rememberKey(taskId: string, key: DataKeyMaterial | null): void {
   if (knownKeys.size > KNOWN_KEYS_MAX) knownKeys.delete(knownKeys.keys().next().value!);
 }
 
-type Spec = { e: NewEvent; json: string; row: Omit<AppendedEvent, 'id' | 'taskId' | 'workspaceId' | 'seq' | 'occurredAt'> };
+type Spec = { json: string; row: Omit<AppendedEvent, 'id' | 'taskId' | 'workspaceId' | 'seq' | 'occurredAt'> };
 
 function encode(events: readonly NewEvent[], key: DataKeyMaterial | null, workerId: string | null): Spec[] {
   return events.map((e) => {
@@ -89,7 +88,7 @@ function encode(events: readonly NewEvent[], key: DataKeyMaterial | null, worker
     const head = JSON.stringify({ ...row, payload: undefined, payloadHash: row.payloadHash ?? undefined });
     const json = `${head.slice(0, -1)},${enc.inline ? '"payload":' : '"body":'}${enc.json}}`;
     if (enc.inline) row.payload = JSON.parse(enc.json);
-    return { e, json, row };
+    return { json, row };
   });
 }
 
@@ -100,7 +99,6 @@ function encode(events: readonly NewEvent[], key: DataKeyMaterial | null, worker
 export async function appendEvents(db: Db, taskId: string, events: readonly NewEvent[]): Promise<AppendedEvent[]> {
   if (events.length === 0) return [];
   const workerId = currentWorker();
-  const pool = poolOf(db);
   const inStep = stepSealingKey(taskId);
   // Inside a step the step's key is used as it is (even one destroyed mid-step: what the step
   // wrote from forgotten memory stays unreadable); elsewhere the task's current key, checked.
@@ -108,9 +106,7 @@ export async function appendEvents(db: Db, taskId: string, events: readonly NewE
   for (let attempt = 1; ; attempt++) {
     const specs = encode(events, key, workerId);
     const params = [taskId, events.length, `[${specs.map((s) => s.json).join(',')}]`, !inStep, key?.id ?? null];
-    const rows = pool
-      ? (await pool.query<RawRow>(APPEND_SQL, params)).rows
-      : await db.$queryRawUnsafe<RawRow[]>(APPEND_SQL, ...params);
+    const rows = await rawQuery<RawRow>(db, APPEND_SQL, params);
     if (rows.length === events.length) {
       if (!inStep) rememberKey(taskId, key);
       return rows.map((r, i) => ({
@@ -123,9 +119,7 @@ export async function appendEvents(db: Db, taskId: string, events: readonly NewE
       }));
     }
     // Nothing appended: the task is gone, or its key is not the one we sealed under.
-    const exists = pool
-      ? (await pool.query('SELECT 1 FROM tasks WHERE id = $1::uuid', [taskId])).rowCount
-      : (await db.$queryRawUnsafe<unknown[]>('SELECT 1 FROM tasks WHERE id = $1::uuid', taskId)).length;
+    const exists = (await rawQuery(db, 'SELECT 1 FROM tasks WHERE id = $1::uuid', [taskId])).length > 0;
     if (!exists || inStep) throw new TaskNotFoundForAppend(taskId);
     if (attempt >= 5) throw new Error(`cannot append events: the sealing key of task ${taskId} kept changing`);
     key = await taskSealingKey(db, taskId);

@@ -2,7 +2,7 @@
 // both on the generic ordered feed (feed.ts) keyed by workspace. A task stream follows its
 // workspace's topic and keeps its own task's events, so every subscriber of a workspace, whatever
 // it follows, shares one read per wake-up.
-import { poolOf, type PrismaClient } from '../db/client.ts';
+import { rawQuery, type PrismaClient } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import { OrderedFeed, type FeedSource } from './feed.ts';
 import type { FeedListener } from './listener.ts';
@@ -54,12 +54,7 @@ SELECT id::text, task_id::text, workspace_id::text, seq, position::text, type, a
 
 /** Sequenced events of the workspace after `after`, in position order. */
 async function readWorkspaceEvents(prisma: PrismaClient, workspaceId: string, after: number, limit: number): Promise<EventRow[]> {
-  const pool = poolOf(prisma);
-  if (!pool) {
-    const rows = await prisma.taskEvent.findMany({ where: { workspaceId, position: { gt: BigInt(after) } }, orderBy: { position: 'asc' }, take: limit, select: EVENT_SELECT });
-    return rows.map(toRow);
-  }
-  const { rows } = await pool.query<SqlEvent>(READ_WORKSPACE_SQL, [workspaceId, after, limit]);
+  const rows = await rawQuery<SqlEvent>(prisma, READ_WORKSPACE_SQL, [workspaceId, after, limit]);
   return rows.map((r) => ({
     id: BigInt(r.id), taskId: r.task_id, workspaceId: r.workspace_id, seq: r.seq, position: Number(r.position), type: r.type,
     actorKind: r.actor_kind, actorId: r.actor_id, workerId: r.worker_id, occurredAt: r.occurred_at, redaction: r.redaction,

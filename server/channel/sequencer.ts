@@ -9,19 +9,20 @@
 //  - every reader before it reads positions: a feed's head read (a subscription opening, a topic's
 //    safety poll) and a page of a task's events. So a process that dies between its commit and its
 //    sequencing delays those events until the next read or poll; it never loses them.
-import type { Db } from '../db/client.ts';
-import { poolOf } from '../db/client.ts';
+import { rawQuery, type PrismaClient } from '../db/client.ts';
 
 /**
  * Sequences every committed, unsequenced event of `workspaceIds` and returns each existing
- * workspace's head. One statement; without pending events it takes no lock and writes nothing.
+ * workspace's head. One statement of its own (never inside a transaction: the workspace row's
+ * lock would be held until that transaction ends); without pending events it takes no lock and
+ * writes nothing.
  */
-export async function sequenceEvents(db: Db, workspaceIds: readonly string[]): Promise<Map<string, number>> {
+export async function sequenceEvents(prisma: PrismaClient, workspaceIds: readonly string[]): Promise<Map<string, number>> {
   if (workspaceIds.length === 0) return new Map();
-  const sql = `SELECT workspace_id::text AS id, head::text AS head FROM atelier_sequence_events($1::uuid[])`;
-  const pool = poolOf(db);
-  const rows = pool
-    ? (await pool.query<{ id: string; head: string }>(sql, [workspaceIds])).rows
-    : await db.$queryRawUnsafe<{ id: string; head: string }[]>(sql, workspaceIds);
+  const rows = await rawQuery<{ id: string; head: string }>(
+    prisma,
+    `SELECT workspace_id::text AS id, head::text AS head FROM atelier_sequence_events($1::uuid[])`,
+    [workspaceIds],
+  );
   return new Map(rows.map((r) => [r.id, Number(r.head)]));
 }

@@ -27,6 +27,15 @@ export function createPrisma(connectionString: string, opts: { max?: number } = 
  * round trip, no query-engine overhead); null for a transaction client, whose statements must go
  * through its own connection.
  */
-export function poolOf(db: Db): pg.Pool | null {
+function poolOf(db: Db): pg.Pool | null {
   return pools.get(db) ?? null;
+}
+
+/**
+ * One raw statement: straight to the pool for the plain client (its own commit), through the
+ * transaction's connection for a transaction client.
+ */
+export async function rawQuery<T>(db: Db, sql: string, params: unknown[]): Promise<T[]> {
+  const pool = poolOf(db);
+  return pool ? (await pool.query(sql, params)).rows as T[] : db.$queryRawUnsafe<T[]>(sql, ...params);
 }

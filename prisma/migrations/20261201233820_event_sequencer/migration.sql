@@ -34,8 +34,9 @@ CREATE TRIGGER task_events_append_only BEFORE UPDATE ON task_events
 -- workspace it moved on channel atelier_events ("<workspace>:<head>"), and returns the head of every
 -- workspace in `ws` that exists. Cheap when there is nothing to do (one probe of the partial index,
 -- no lock, no write). Safe to call from any process at any time: callers serialise on the workspace
--- row (appends never wait for it), and each statement below takes its own snapshot (READ COMMITTED, volatile function), so
--- the batch read after the lock sees every batch committed before it.
+-- row (appends never wait for it), and each statement below takes its own snapshot (READ
+-- COMMITTED, volatile function), so the batch read after the lock sees every batch committed
+-- before it.
 CREATE FUNCTION atelier_sequence_events(ws uuid[]) RETURNS TABLE (workspace_id uuid, head bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
