@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generateToken } from '../server/auth/tokens.ts';
+import { sequenceEvents } from '../server/channel/sequencer.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { collect, gql, gqlOk, sseClient, toGlobalId, wsClient } from './helpers/clients.ts';
 import {
@@ -34,7 +35,10 @@ before(async () => {
   };
   taskA = await mk(t.a.ownerToken, t.a.workspaceId, 'alpha task');
   taskB = await mk(t.b.ownerToken, t.b.workspaceId, 'beta secret');
+  // An append is sequenced (given its workspace position) just after it commits; read it sequenced.
+  await sequenceEvents(t.app.deps.prisma, [t.b.workspaceId]);
   const ev = await t.app.deps.prisma.taskEvent.findFirstOrThrow({ where: { taskId: taskB.id } });
+  assert.ok(ev.position != null, 'the event is sequenced');
   cursorB = Buffer.from(`v1:${t.b.workspaceId}:${ev.position}`).toString('base64url');
 });
 after(async () => {
