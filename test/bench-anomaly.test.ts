@@ -53,6 +53,7 @@ describe('bench:channel', () => {
     appLast: 7,
     baseReceived: Array.from({ length: subs }, () => range(7)),
     baseLast: 7,
+    delivery: { app: [900, 1000], base: [1500, 1600], eventsPerBurst: 2 },
     errors: [],
   });
   const clean: ChannelResults = {

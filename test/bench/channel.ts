@@ -28,14 +28,19 @@ import {
   type ChannelResults, type LatencyCase, type LogCount, type ThroughputCase, type ThroughputRound,
 } from './channel/checks.ts';
 import { startRelay } from './channel/relay.ts';
+import { benchScale, scaleFigures, type ScaleConfig } from './channel/scale.ts';
 import type { ClientJob, ClientMessage } from './channel/subscribers.ts';
 import { fmt, round, table } from './stats.ts';
-import { plantRequested, verdict } from './verdict.ts';
+import { plantRequested, targetLines, verdict, type Target } from './verdict.ts';
 
 const QUICK = process.argv.includes('--quick');
+// The growth comparison (./channel/scale.ts): a quick run only checks it works on a modest log.
+const SCALE: ScaleConfig = QUICK
+  ? { smallEvents: 10_000, largeEvents: 200_000, rounds: 2, appendOps: 100, reads: 10, writers: [1, 8] }
+  : { smallEvents: 10_000, largeEvents: 10_000_000, rounds: 4, appendOps: 300, reads: 25, writers: [1, 8] };
 const CFG = QUICK
-  ? { mode: 'quick', concurrencies: [1, 8, 20], opsPerRound: 100, maxRoundMs: 1_500, throughputRounds: 3, subscriberCounts: [1, 10], ratePerSec: 100, segmentMs: 700, latencyRounds: 4 }
-  : { mode: 'full', concurrencies: [1, 8, 20], opsPerRound: 400, maxRoundMs: 2_500, throughputRounds: 5, subscriberCounts: [1, 10, 100], ratePerSec: 100, segmentMs: 1_500, latencyRounds: 6 };
+  ? { mode: 'quick', concurrencies: [1, 8, 20], opsPerRound: 100, maxRoundMs: 1_500, throughputRounds: 3, subscriberCounts: [1, 10], ratePerSec: 100, segmentMs: 700, latencyRounds: 4, burstEvents: 100 }
+  : { mode: 'full', concurrencies: [1, 8, 20], opsPerRound: 400, maxRoundMs: 2_500, throughputRounds: 5, subscriberCounts: [1, 10, 100, 1000], ratePerSec: 100, segmentMs: 1_500, latencyRounds: 6, burstEvents: 300 };
 /** Prisma pool size of the app (createPrisma's default in server/db/client.ts). */
 const APP_POOL_MAX = 10;
 const HUB_COUNTERS = ['topicReads', 'replayReads', 'notifications', 'polls'] as const;
@@ -169,6 +174,7 @@ async function benchLatency(t: TestApp): Promise<{ cases: LatencyCase[]; hub: Re
     ratePerSec: CFG.ratePerSec,
     segmentMs: CFG.segmentMs,
     rounds: CFG.latencyRounds,
+    burstEvents: CFG.burstEvents,
     cases,
   };
   const child = fork(new URL('./channel/subscribers.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -198,6 +204,31 @@ async function benchLatency(t: TestApp): Promise<{ cases: LatencyCase[]; hub: Re
 
 // ---------------------------------------------------------------------------------------------
 
+/** The figures the event channel aims at, each beside its same-run baseline. */
+function channelTargets(r: ChannelResults): Target[] {
+  const out: Target[] = [];
+  for (const c of r.throughput) {
+    const f = throughputFigures(c);
+    const base = `bare INSERT ${fmt(f.base, 0)} rows/s`;
+    out.push({ name: `append, ${c.concurrency} writer(s), one workspace ÷ bare INSERT`, value: f.sameRatio, unit: '×', aim: '≥', bound: 0.5, baseline: base });
+    out.push({ name: `append, ${c.concurrency} writer(s), a workspace each ÷ bare INSERT`, value: f.multiRatio, unit: '×', aim: '≥', bound: 0.5, baseline: base });
+  }
+  for (const c of r.latency) {
+    const f = latencyFigures(c);
+    out.push({ name: `publish→receive p99, ${c.subscribers} subscriber(s)`, value: f.appP99, unit: 'ms', aim: '≤', bound: +(f.baseP99 + 10).toFixed(1), baseline: `bare relay p99 ${fmt(f.baseP99, 1)} ms + 10 ms` });
+    out.push({ name: `delivered events/s, ${c.subscribers} subscriber(s) ÷ bare relay`, value: f.deliveredRatio, unit: '×', aim: '≥', bound: 0.5, baseline: `bare relay ${fmt(f.baseDelivered, 0)} deliveries/s` });
+  }
+  if (r.scale) {
+    const f = scaleFigures(r.scale);
+    const n = `${(r.scale.large.events / 1e6).toLocaleString('en')} M`;
+    for (const w of r.scale.config.writers) {
+      out.push({ name: `append rate at ${n} events, ${w} writer(s) (slowdown)`, value: f.appendRatio[w]!, unit: '×', aim: '≤', bound: 1.2, baseline: `${fmt(f.append[w]!.small, 0)} events/s at 10 k events` });
+    }
+    out.push({ name: `catch-up read p50 at ${n} events (slowdown)`, value: f.read.ratioP50, unit: '×', aim: '≤', bound: 1.2, baseline: `${fmt(f.read.smallP50, 2)} ms at 10 k events` });
+  }
+  return out;
+}
+
 async function main(): Promise<number> {
   const started = performance.now();
   const t = await startTestApp('bench', { rateLimitPerMinute: 10_000_000 });
@@ -219,6 +250,7 @@ async function main(): Promise<number> {
   } finally {
     await t.close();
   }
+  results.scale = await benchScale(SCALE, (s) => process.stderr.write(`${s}\n`));
   const planted = plantRequested();
   if (planted) results = plantChannel(results, planted);
   const totalS = (performance.now() - started) / 1000;
@@ -251,20 +283,41 @@ async function main(): Promise<number> {
   out.push('');
   out.push(
     table(
-      ['subscribers', 'events/round', 'app p50 ms', 'app p99 ms', 'base p50 ms', 'base p99 ms', 'ratio p50', 'ratio p99', 'hub reads/notifications/polls'],
+      ['subscribers', 'events/round', 'app p50 ms', 'app p99 ms', 'base p50 ms', 'base p99 ms', 'ratio p50', 'ratio p99', 'app delivered/s', 'base delivered/s', 'ratio', 'hub reads/notifications/polls'],
       results.latency.map((c) => {
         const f = latencyFigures(c);
         const h = hub[c.subscribers];
         return [
           String(c.subscribers), String(c.eventsPerRound), fmt(f.appP50, 2), fmt(f.appP99, 2), fmt(f.baseP50, 2), fmt(f.baseP99, 2), fmt(f.ratioP50, 1), fmt(f.ratioP99, 1),
+          fmt(f.appDelivered, 0), fmt(f.baseDelivered, 0), fmt(f.deliveredRatio, 2),
           h ? `${h.topicReads}/${h.notifications}/${h.polls}` : 'n/a',
         ];
       }),
     ),
   );
+  if (results.scale) {
+    const s = results.scale;
+    const f = scaleFigures(s);
+    out.push('');
+    out.push(`3. Growth: the same appends and catch-up reads on a log of ${s.small.events.toLocaleString('en')} and of ${s.large.events.toLocaleString('en')} events (one database each,`);
+    out.push(`   loaded in bulk: ${s.small.tableMB.toFixed(0)} MB and ${s.large.tableMB.toFixed(0)} MB with indexes), ${s.config.rounds} interleaved rounds. Appends: appendNow into the workspace`);
+    out.push(`   that holds the log; catch-up: a reader resuming 1,000 events back reads them in the feed's pages of 256.`);
+    out.push('');
+    out.push(
+      table(
+        ['figure', 'small log', 'large log', 'large ÷ small'],
+        [
+          ...s.config.writers.map((w) => [`append events/s, ${w} writer(s)`, fmt(f.append[w]!.small, 0), fmt(f.append[w]!.large, 0), fmt(f.appendRatio[w]!, 2)]),
+          ['catch-up read p50 ms', fmt(f.read.smallP50, 2), fmt(f.read.largeP50, 2), fmt(f.read.ratioP50, 2)],
+          ['catch-up read p99 ms', fmt(f.read.smallP99, 2), fmt(f.read.largeP99, 2), fmt(f.read.ratioP99, 2)],
+        ],
+      ),
+    );
+  }
   out.push('');
   out.push(`total ${totalS.toFixed(1)} s`);
   console.log(out.join('\n'));
+  console.log(targetLines('bench:channel', channelTargets(results)).join('\n'));
   const violations = checkChannel(results);
   const gates = channelGates(results);
   const code = verdict('bench:channel', violations, gates, planted);
@@ -280,8 +333,10 @@ async function main(): Promise<number> {
       }),
       latency: results.latency.map((c) => {
         const f = latencyFigures(c);
-        return { subscribers: c.subscribers, rounds: c.rounds.length, eventsPerRound: c.eventsPerRound, app: { p50: round(f.appP50, 3), p99: round(f.appP99, 3) }, baseline: { p50: round(f.baseP50, 3), p99: round(f.baseP99, 3) }, ratioP50: round(f.ratioP50, 3), ratioP99: round(f.ratioP99, 3), hub: hub[c.subscribers] };
+        return { subscribers: c.subscribers, rounds: c.rounds.length, eventsPerRound: c.eventsPerRound, app: { p50: round(f.appP50, 3), p99: round(f.appP99, 3), deliveredPerSec: round(f.appDelivered, 0) }, baseline: { p50: round(f.baseP50, 3), p99: round(f.baseP99, 3), deliveredPerSec: round(f.baseDelivered, 0) }, ratioP50: round(f.ratioP50, 3), ratioP99: round(f.ratioP99, 3), deliveredRatio: round(f.deliveredRatio, 3), hub: hub[c.subscribers] };
       }),
+      scale: results.scale ? { small: { events: results.scale.small.events, mb: round(results.scale.small.tableMB, 0) }, large: { events: results.scale.large.events, mb: round(results.scale.large.tableMB, 0) }, ...scaleFigures(results.scale) } : undefined,
+      targets: channelTargets(results).map((x) => ({ ...x, value: round(x.value, 3) })),
       gates: gates.map((g) => ({ ...g, value: round(g.value, 3) })),
       violations,
     })}`,

@@ -83,3 +83,33 @@ export function sequenceViolations(label: string, received: readonly number[], e
 }
 
 export const range1 = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+/**
+ * A target the product aims at (a figure with its aim and the baseline it is measured beside).
+ * Printed with ✔/✖ so every run shows where the product stands against its aims; unlike a gate it
+ * does not change the exit code — gates are the floors a regression must not cross, targets the
+ * figures to reach.
+ */
+export type Target = {
+  name: string;
+  value: number;
+  unit?: string;
+  /** The value must be at least (≥) or at most (≤) `bound` to meet the target. */
+  aim: '≥' | '≤';
+  bound: number;
+  /** What it was measured against in the same run, in words with its figure. */
+  baseline?: string;
+};
+
+export const targetMet = (t: Target): boolean => Number.isFinite(t.value) && (t.aim === '≥' ? t.value >= t.bound : t.value <= t.bound);
+
+export function targetLines(title: string, targets: readonly Target[]): string[] {
+  const met = targets.filter(targetMet).length;
+  const out = ['', `${title}: targets (${met} of ${targets.length} met; they do not change the exit code, the gates do)`];
+  for (const t of targets) {
+    const unit = t.unit ? ` ${t.unit}` : '';
+    const v = Number.isFinite(t.value) ? `${+t.value.toFixed(t.value < 10 ? 2 : 1)}${unit}` : 'n/a';
+    out.push(`  ${targetMet(t) ? '✔' : '✖'} ${t.name}: ${v} (target ${t.aim} ${t.bound}${unit})${t.baseline ? ` — ${t.baseline}` : ''}`);
+  }
+  return out;
+}

@@ -4,6 +4,7 @@
 // received every event exactly once and in order. Gates: append throughput against bare INSERTs
 // (floors) and publish→receive latency against the relay (ceilings on the ratio of medians).
 import { median, sequenceViolations, range1, type Gate } from '../verdict.ts';
+import { scaleFigures, scaleViolations, type ScaleResults } from './scale.ts';
 
 /** Per round: bare INSERTs, appends in one workspace, appends one workspace per writer, transactions with an event. */
 export type ThroughputRound = { baselinePerSec: number; samePerSec: number; multiPerSec: number; txPerSec: number; sameErrors: number; multiErrors: number };
@@ -24,10 +25,12 @@ export type LatencyCase = {
   /** Per subscriber, the ids of the relay's messages in arrival order (expected: 1..baseLast). */
   baseReceived: number[][];
   baseLast: number;
+  /** Delivered events/s (events × subscribers ÷ time until every subscriber had all), per burst round. */
+  delivery: { app: number[]; base: number[]; eventsPerBurst: number };
   errors: string[];
 };
 
-export type ChannelResults = { throughput: ThroughputCase[]; log: LogCount[]; latency: LatencyCase[] };
+export type ChannelResults = { throughput: ThroughputCase[]; log: LogCount[]; latency: LatencyCase[]; scale?: ScaleResults };
 
 /**
  * Floors for append throughput (events/s ÷ bare INSERT rows/s, medians of interleaved rounds).
@@ -66,11 +69,13 @@ export function latencyFigures(c: LatencyCase) {
   const appP99 = median(c.rounds.map((r) => r.app.p99));
   const baseP50 = median(c.rounds.map((r) => r.base.p50));
   const baseP99 = median(c.rounds.map((r) => r.base.p99));
-  return { appP50, appP99, baseP50, baseP99, ratioP50: appP50 / baseP50, ratioP99: appP99 / baseP99 };
+  const appDelivered = median(c.delivery.app);
+  const baseDelivered = median(c.delivery.base);
+  return { appP50, appP99, baseP50, baseP99, ratioP50: appP50 / baseP50, ratioP99: appP99 / baseP99, appDelivered, baseDelivered, deliveredRatio: appDelivered / baseDelivered };
 }
 
 export function checkChannel(r: ChannelResults): string[] {
-  const v: string[] = [];
+  const v: string[] = r.scale ? scaleViolations(r.scale) : [];
   for (const c of r.throughput) {
     const errors = c.rounds.reduce((n, x) => n + x.sameErrors + x.multiErrors, 0);
     if (errors) v.push(`throughput c=${c.concurrency}: ${errors} appends failed`);
@@ -96,6 +101,9 @@ export function checkChannel(r: ChannelResults): string[] {
   return v;
 }
 
+/** Regression bound for large-log ÷ small-log figures (the aim is 1.2). */
+export const SCALE_CEILING = 2.5;
+
 export function channelGates(r: ChannelResults): Gate[] {
   const gates: Gate[] = [];
   for (const c of r.throughput) {
@@ -107,6 +115,13 @@ export function channelGates(r: ChannelResults): Gate[] {
   }
   for (const c of r.latency) {
     gates.push({ name: `publish→receive p50, N=${c.subscribers}: app ÷ relay`, value: latencyFigures(c).ratioP50, max: ceilingFor(c.subscribers) });
+  }
+  if (r.scale) {
+    // Loose: a large log that makes appends or catch-up reads several times slower is a scan or a
+    // missing index, not noise (the target, 1.2×, is printed beside).
+    const f = scaleFigures(r.scale);
+    for (const w of r.scale.config.writers) gates.push({ name: `append rate, ${w} writer(s): small log ÷ large log`, value: f.appendRatio[w]!, max: SCALE_CEILING });
+    gates.push({ name: 'catch-up read p50: large log ÷ small log', value: f.read.ratioP50, max: SCALE_CEILING });
   }
   return gates;
 }

@@ -29,11 +29,15 @@ export type ClientJob = {
   ratePerSec: number;
   segmentMs: number;
   rounds: number;
+  /** Events per delivery burst (sent as fast as BURST_PRODUCERS producers can). */
+  burstEvents: number;
   cases: { subscribers: number; taskId: string; taskGid: string }[];
 };
 export type ClientMessage = { type: 'mark'; subscribers: number; phase: 'start' | 'end' } | { type: 'result'; latency: LatencyCase[] } | { type: 'error'; message: string };
 
 const RECEIVE_TIMEOUT_MS = 30_000;
+/** Concurrent producers of a delivery burst (as several workers would write at once). */
+const BURST_PRODUCERS = 4;
 const send = (m: ClientMessage) => new Promise<void>((r) => process.send!(m, undefined, {}, () => r()));
 
 /** Calls `fire(i)` at a steady rate for `durationMs`; waits for all of them. */
@@ -136,11 +140,30 @@ async function runCase(job: ClientJob, deps: Parameters<typeof appendNow>[0], pr
     const pooled = (subs: Sub[]) => subs.flatMap((s) => s.lat.get(r) ?? []);
     rounds.push({ round: r, order: order[0] === 'app' ? 'app-first' : 'base-first', app: stats(pooled(app), events * n), base: stats(pooled(base), events * n) });
   }
+  // Delivery throughput: a burst of events sent as fast as the producers can, timed until every
+  // subscriber has every one of them; two rounds per path, alternating which goes first.
+  const delivery: LatencyCase['delivery'] = { app: [], base: [], eventsPerBurst: job.burstEvents };
+  for (let r = 0; r < 2; r++) {
+    for (const path of r % 2 === 0 ? (['app', 'base'] as const) : (['base', 'app'] as const)) {
+      let next = 0;
+      const start = performance.now();
+      await Promise.all(
+        Array.from({ length: BURST_PRODUCERS }, async () => {
+          while (next < job.burstEvents) {
+            next++;
+            await (path === 'app' ? appOne({ burst: r }) : baseOne(-2, 0));
+          }
+        }),
+      );
+      if (!(await caughtUp())) errors.push(`burst ${r}: ${path} subscribers did not receive every event within ${RECEIVE_TIMEOUT_MS / 1000} s`);
+      delivery[path].push((job.burstEvents * n) / ((performance.now() - start) / 1000));
+    }
+  }
   for (const [k, s] of app.entries()) if (s.error) errors.push(`app subscriber ${k}: ${s.error}`);
   for (const [k, s] of base.entries()) if (s.error) errors.push(`relay subscriber ${k}: ${s.error}`);
   await Promise.all(clients.map((x) => x.dispose()));
   for (const s of sockets) s.terminate();
-  return { subscribers: n, eventsPerRound: events, rounds, appReceived: app.map((s) => s.ids), appLast, baseReceived: base.map((s) => s.ids), baseLast, errors };
+  return { subscribers: n, eventsPerRound: events, rounds, appReceived: app.map((s) => s.ids), appLast, baseReceived: base.map((s) => s.ids), baseLast, delivery, errors };
 }
 
 async function run(job: ClientJob) {
