@@ -27,11 +27,11 @@ import { SimulatedProvider } from '../../server/generation/simulated.ts';
 import { TERMINAL_JOB } from '../../server/generation/status.ts';
 import type { GenerationKind } from '../../server/generation/types.ts';
 import { startTestApp } from '../helpers/app.ts';
-import { checkJobs, jobsFigures, jobsGates, plantJobs, type JobEvent, type JobsCollected, type JobsLatency } from './jobs/checks.ts';
+import { checkJobs, jobsFigures, jobsGates, jobsTargets, plantJobs, type JobEvent, type JobsCollected, type JobsLatency } from './jobs/checks.ts';
 import { BASELINE_CHANNEL, monoMs, type SubscriberMessage } from './jobs/subscriber.ts';
 import { fmt, percentile, round, table } from './stats.ts';
 import { pause, reached } from '../helpers/wait.ts';
-import { plantRequested, verdict } from './verdict.ts';
+import { plantRequested, targetLines, verdict } from './verdict.ts';
 
 const QUICK = process.argv.includes('--quick');
 const CFG = QUICK
@@ -309,6 +309,7 @@ async function main(): Promise<number> {
     out.push(`  ${notInSample} load-phase completions without a deliverable final callback (missing, unclear submission, or polled first) are not in the sample.`);
     out.push(`  submit phase ${submitS.toFixed(1)} s, all final after ${settleS.toFixed(1)} s; total ${totalS.toFixed(1)} s`);
     console.log(out.join('\n'));
+    console.log(targetLines('bench:jobs', jobsTargets(latency)).join('\n'));
     const code = verdict('bench:jobs', violations, gates, planted);
     console.log(
       `BENCH_RESULT ${JSON.stringify({
@@ -321,6 +322,7 @@ async function main(): Promise<number> {
           underLoad: { samples: latency.underLoad.length, p50: round(f.loadP50, 3), p99: round(f.loadP99, 3), baselineP50: round(f.baseLoadP50, 3), ratioP50: round(f.loadRatioP50, 2) },
           quiet: { samples: latency.quiet.length, p50: round(f.quietP50, 3), baselineP50: round(f.baseQuietP50, 3), ratioP50: round(f.quietRatioP50, 2) },
         },
+        targets: jobsTargets(latency).map((x) => ({ ...x, value: round(x.value, 3) })),
         gates: gates.map((g) => ({ ...g, value: round(g.value, 3) })),
         settleSeconds: round(settleS, 1),
         totalSeconds: round(totalS, 1),

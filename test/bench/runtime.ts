@@ -20,11 +20,12 @@ import { CFG, PLUGIN_STEPS, ROOT, pgClient, progress } from './runtime/config.ts
 import { ensureServerBuild } from '../../server/build.mjs';
 import { benchOverhead, instantModel, noop, runE2e, type E2eResult, type OverheadCase } from './runtime/overhead.ts';
 import { collectRecovery, runRecoveryLoad } from './runtime/recovery.ts';
-import { overheadLines, recoveryLines, resultJson } from './runtime/report.ts';
+import { overheadLines, recoveryLines, resultJson, runtimeTargets } from './runtime/report.ts';
+import { loadConfig } from '../../server/config.ts';
 import { installSqlCounter } from './runtime/sql-counter.ts';
 import { killAllChildren, startPool, type Pool } from './runtime/workers.ts';
 import { round } from './stats.ts';
-import { plantRequested, verdict } from './verdict.ts';
+import { plantRequested, targetLines, verdict } from './verdict.ts';
 
 async function main(): Promise<number> {
   const started = performance.now();
@@ -85,12 +86,15 @@ async function main(): Promise<number> {
   if (figures) out.push(...recoveryLines(figures), '');
   out.push(`total ${totalS.toFixed(1)} s`);
   console.log(out.join('\n'));
+  const targets = runtimeTargets(cases, e2e, figures, loadConfig({}).runtime.leaseMs);
+  console.log(targetLines('bench:runtime', targets).join('\n'));
   const gates = runtimeGates(cases);
   const code = verdict('bench:runtime', violations, gates, planted);
   console.log(
     `BENCH_RESULT ${JSON.stringify({
       mode: CFG.mode, postgres: pgVersion, node: process.version, totalSeconds: round(totalS, 1),
       ...resultJson(cases, e2e, figures),
+      targets: targets.map((x) => ({ ...x, value: round(x.value, 3) })),
       gates: gates.map((g) => ({ ...g, value: round(g.value, 3) })),
       violations,
     })}`,

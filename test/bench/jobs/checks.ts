@@ -1,6 +1,6 @@
 // bench:jobs's judgement, as pure functions over what the run collected from the database, the
 // provider and the subscriber process (test/bench-anomaly.test.ts feeds them planted anomalies).
-import { median, sequenceViolations, range1, type Gate } from '../verdict.ts';
+import { median, sequenceViolations, range1, type Gate, type Target } from '../verdict.ts';
 import { percentile } from '../stats.ts';
 
 export type JobRow = { id: string; idempotencyKey: string; status: string; upstreamJobId: string | null; quoteCents: number; providerStatus: string | null };
@@ -130,6 +130,15 @@ export function jobsGates(l: JobsLatency): Gate[] {
   return [
     { name: 'callback→subscriber p50 under load ÷ INSERT+NOTIFY under the same load', value: f.loadRatioP50, max: LOAD_P50_CEILING },
     { name: 'callback→subscriber p50 one job at a time ÷ INSERT+NOTIFY interleaved', value: f.quietRatioP50, max: QUIET_P50_CEILING },
+  ];
+}
+
+/** What the job path aims at: a completion reaches a subscriber in another process within 100 ms p99 under the 1,000-job load. */
+export function jobsTargets(l: JobsLatency): Target[] {
+  const f = jobsFigures(l);
+  return [
+    { name: 'job completion → subscriber p99, under the load', value: f.loadP99, unit: 'ms', aim: '≤', bound: 100, baseline: `INSERT+NOTIFY under the same load p99 ${f.baseLoadP99.toFixed(1)} ms` },
+    { name: 'job completion → subscriber p99, one job at a time', value: percentile(l.quiet, 99), unit: 'ms', aim: '≤', bound: 100, baseline: `INSERT+NOTIFY interleaved p99 ${percentile(l.baselineQuiet, 99).toFixed(1)} ms` },
   ];
 }
 

@@ -1,5 +1,6 @@
 // bench:runtime's printed report and its BENCH_RESULT line.
 import { fmt, mean, percentile, round, table } from '../stats.ts';
+import type { Target } from '../verdict.ts';
 import type { RecoveryFigures } from './analysis.ts';
 import { overheadFigures } from './checks.ts';
 import { CFG, LEASE_MS, PLUGIN_STEPS, QUICK, WORKER_ENV } from './config.ts';
@@ -120,6 +121,33 @@ export function recoveryLines(r: RecoveryFigures): string[] {
   for (const s of r.logs.samples) out.push(`   LOG ${s}`);
   out.push('   slowest tasks (ms after creation; MODEL_CALL events omitted):');
   for (const s of r.slowest) out.push(`     ${s}`);
+  return out;
+}
+
+/** What the runtime aims at, each figure beside the baseline it is measured against in the same run. */
+export function runtimeTargets(cases: OverheadCase[], e2e: E2eResult | undefined, r: RecoveryFigures | undefined, defaultLeaseMs: number): Target[] {
+  const out: Target[] = [];
+  const seq = cases.find((c) => c.concurrency === 1) ?? cases[0];
+  if (seq) {
+    const f = overheadFigures(seq);
+    const base = `bare commit ${fmt(f.baselineMsPerStep, 2)} ms`;
+    out.push({ name: 'commits per step', value: f.commitsPerStep, aim: '≤', bound: 3, baseline: 'instant model, no-op tool' });
+    out.push({ name: 'SQL statements per step', value: f.statementsPerStep, aim: '≤', bound: 12, baseline: 'instant model, no-op tool' });
+    out.push({ name: 'Node CPU per step', value: f.cpuMsPerStep, unit: 'ms', aim: '≤', bound: 5 });
+    out.push({ name: 'wall time per step ÷ the bare commits it needs', value: f.msPerStep / (f.baselineMsPerStep * Math.max(1, f.commitsPerStep)), unit: '×', aim: '≤', bound: 2, baseline: `${fmt(f.msPerStep, 2)} ms/step vs ${fmt(f.commitsPerStep, 1)} × ${base}` });
+  }
+  if (e2e) {
+    out.push({ name: 'create → first TURN_STARTED p50, one in-process worker', value: percentile(e2e.createToStartMs, 50), unit: 'ms', aim: '≤', bound: 50, baseline: 'pg-boss with a NOTIFY wake-up 5–10 ms' });
+    out.push({ name: 'create → first TURN_STARTED p99, one in-process worker', value: percentile(e2e.createToStartMs, 99), unit: 'ms', aim: '≤', bound: 250 });
+  }
+  if (r) {
+    out.push({ name: 'create → first TURN_STARTED p50, under the recovery load', value: percentile(r.pickupMs, 50), unit: 'ms', aim: '≤', bound: 50 });
+    out.push({ name: 'create → first TURN_STARTED p99, under the recovery load', value: percentile(r.pickupMs, 99), unit: 'ms', aim: '≤', bound: 250 });
+    out.push({ name: 'wake-ups that waited for the stale sweep', value: r.wakeups.staleResent, aim: '≤', bound: 0 });
+    out.push({ name: 'SIGKILL → first event of the taken-over task p99', value: percentile(r.recovery.toAnyEvent, 99), unit: 'ms', aim: '≤', bound: LEASE_MS + 1000, baseline: `lease ${LEASE_MS} ms + 1 s` });
+    out.push({ name: 'worker start → ready p50 (compiled)', value: r.workerStartMs.p50, unit: 'ms', aim: '≤', bound: 2000 });
+  }
+  out.push({ name: 'default lease', value: defaultLeaseMs, unit: 'ms', aim: '≤', bound: 5000 });
   return out;
 }
 
