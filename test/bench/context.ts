@@ -3,7 +3,12 @@
 // happened, and how the size grows with task length.
 //   1. the scenario runs (test/scenarios, offline model): per task and step;
 //   2. a synthetic long task (scripted model: alternating add_note and a tool with a ~6 KB output),
-//      once with compaction and once without (the baseline, same run, same machine).
+//      once with compaction and once without (the baseline, same run, same machine);
+//   3. memory retrieval at 10,000 memories under load (./context/retrieval.ts): the worker's memory
+//      context p50/p99 against a primary-key SELECT on the same pool, MEMORY_UNAVAILABLE count and
+//      sequential scans of the memory tables;
+//   4. background pickup (./context/pickup.ts): send → handler start per pg-boss queue on an idle
+//      app, and a stated fact → retrievable from memory.
 //
 //   npm run bench:context               full run (6 scenarios, 200-step task)
 //   npm run bench:context -- --quick    smoke run (2 scenarios, 60-step task)
@@ -28,9 +33,11 @@ import { startTestApp } from '../helpers/app.ts';
 import { withScenario } from '../scenarios/harness.ts';
 import { SCENARIOS } from '../scenarios/scenarios.ts';
 import {
-  checkContext, contextFigures, contextGates, longTasks, measureStep, plantContext, shares,
-  type ContextResults, type LongRun, type StepStat,
+  checkContext, checkPickup, checkRetrieval, contextFigures, contextGates, FACT_TARGET_MS, longTasks, measureStep, pickupGates, PICKUP_TARGET_MS,
+  plantContext, retrievalGates, RETRIEVAL_TARGET_MS, shares, type ContextResults, type LongRun, type StepStat,
 } from './context/checks.ts';
+import { benchPickup } from './context/pickup.ts';
+import { benchMemoryRetrieval } from './context/retrieval.ts';
 import { fmt, round, table } from './stats.ts';
 import { plantRequested, verdict } from './verdict.ts';
 
@@ -178,8 +185,26 @@ async function main(): Promise<number> {
       `compactions ${on.stats.flatMap((x) => x.compactions.map((st) => `${x.ordinal}:${st}`)).join(', ') || 'none'}, replay ${results.long.on.replayOk ? 'ok' : 'DIVERGED'}, ${fmt(on.ms / 1000, 1)} s\n` +
       `baseline:        max ${kb(max(off.stats))}, messages ${pct(f.off.messages)}% cacheable (whole request ${pct(f.off.request)}%); size ratio at the end ${fmt(f.sizeRatioAtEnd, 3)}`,
   );
-  const violations = checkContext(results);
-  const gates = contextGates(results);
+  // ---- 3. memory retrieval at 10,000 memories, under load
+  const retrieval = await benchMemoryRetrieval({ quick: QUICK });
+  const ms = (x: number) => fmt(x, 1);
+  console.log(
+    `\n3. memory retrieval p99 at ${retrieval.memories / 1000}k memories: ${ms(retrieval.p99)} ms (target ≤ ${RETRIEVAL_TARGET_MS} ms) — baseline ${ms(retrieval.baselineP99)} ms` +
+      ` (p99 of a primary-key SELECT on the same pool under the same load; ×${fmt(retrieval.p99 / retrieval.baselineP99, 1)})\n` +
+      `   under load p50 ${ms(retrieval.p50)} ms, max ${ms(retrieval.max)} ms over ${retrieval.samples} retrievals (baseline p50 ${ms(retrieval.baselineP50)} ms);` +
+      ` alone p50/p99 ${ms(retrieval.idleP50)}/${ms(retrieval.idleP99)} ms\n` +
+      `   load: ${retrieval.load.workers} other workers' step loops (retrieval + 3 event appends, back to back): ${retrieval.load.retrievals} retrievals, ${retrieval.load.appends} appends\n` +
+      `   MEMORY_UNAVAILABLE: ${retrieval.unavailableCount} (budget ${retrieval.budgetMs} ms); seeded in ${fmt(retrieval.seedMs / 1000, 1)} s: ${Object.entries(retrieval.rows).map(([k, v]) => `${v} ${k}`).join(', ')} (both workspaces)\n` +
+      `   sequential scans during the run: ${Object.entries(retrieval.seqScans).filter(([, v]) => v.scans).map(([k, v]) => `${k} ${v.scans} (${v.rows} rows)`).join(', ') || 'none'}`,
+  );
+  // ---- 4. background pickup
+  const pickup = await benchPickup({ quick: QUICK });
+  console.log(`\n4. background work: send → handler start on an idle app (target ≤ ${PICKUP_TARGET_MS} ms)`);
+  console.log(table(['queue', 'jobs', 'p50 ms', 'p99 ms', 'max ms'], pickup.queues.map((q) => [q.queue, String(q.samples), ms(q.p50), ms(q.p99), ms(q.max)])));
+  console.log(`stated fact → retrievable from memory: p50 ${ms(pickup.fact.p50)} ms, p99 ${ms(pickup.fact.p99)} ms over ${pickup.fact.samples} messages (target ≤ ${FACT_TARGET_MS} ms)`);
+
+  const violations = [...checkContext(results), ...checkRetrieval(retrieval), ...checkPickup(pickup)];
+  const gates = [...contextGates(results), ...retrievalGates(retrieval), ...pickupGates(pickup)];
   const code = verdict('bench:context', violations, gates, planted);
   const r3 = (x: number) => round(x, 3);
   console.log(
@@ -193,6 +218,12 @@ async function main(): Promise<number> {
         off: { maxChars: max(off.stats), messages: r3(f.off.messages), request: r3(f.off.request), outcome: off.outcome },
         sizeRatioAtEnd: r3(f.sizeRatioAtEnd),
       },
+      memoryRetrieval: {
+        memories: retrieval.memories, samples: retrieval.samples, p50: r3(retrieval.p50), p99: r3(retrieval.p99), max: r3(retrieval.max),
+        idleP50: r3(retrieval.idleP50), idleP99: r3(retrieval.idleP99), baselineP50: r3(retrieval.baselineP50), baselineP99: r3(retrieval.baselineP99),
+        unavailableCount: retrieval.unavailableCount, seqScans: retrieval.seqScans, load: retrieval.load,
+      },
+      pickup: { queues: pickup.queues.map((q) => ({ ...q, p50: r3(q.p50), p99: r3(q.p99), max: r3(q.max) })), fact: { ...pickup.fact, p50: r3(pickup.fact.p50), p99: r3(pickup.fact.p99), max: r3(pickup.fact.max) } },
       gates: gates.map((g) => ({ ...g, value: r3(g.value) })),
       violations,
     })}`,

@@ -1,7 +1,8 @@
 // Statements on memories (one chain per workspace, scope, subject and origin), their versions and
 // the phase summaries that mention them. Scope isolation is part of every read: the workspace's
 // workspace and task rows, and only the asking user's user rows.
-import type { Db, Tx } from '../../db/client.ts';
+import { rawQuery, type Db, type Tx } from '../../db/client.ts';
+import { MemoryKind, MemoryScope } from '../../db/generated/client.ts';
 
 /**
  * Locks a memory's row. Invariant: every writer of a chain (extraction, correction, forget) holds
@@ -100,15 +101,27 @@ export type VersionFilter = {
   limit: number;
 };
 
+const KINDS: ReadonlySet<string> = new Set(Object.values(MemoryKind));
+const SCOPES: ReadonlySet<string> = new Set(Object.values(MemoryScope));
+
 /**
  * The versions matching the structured filters, most confident and newest first. Invariants:
  * scope isolation (workspace rows of this workspace, user rows of this user, task rows of this
  * task — nothing else can match) and a FORGOTTEN version is never returned, whatever `asOf`.
+ *
+ * It runs for every step of every task (the worker's memory context, within its timeout), so the
+ * current versions are read in rank order from memory_versions (workspace_id, status, confidence
+ * DESC, valid_from DESC), which the LIMIT stops early, instead of sorting the whole workspace:
+ * the version's own workspace_id (always its memory's: versions are written with it) is what
+ * lets that index serve. Kinds and scopes are compared as the enums they are (a text cast would
+ * hide them from the planner's statistics and from memories (workspace_id, kind)); a name that is
+ * no kind or scope matches nothing, as it did as text.
  */
-export function versionCandidates(db: Db, q: VersionFilter): Promise<VersionCandidate[]> {
+export async function versionCandidates(db: Db, q: VersionFilter): Promise<VersionCandidate[]> {
   const params: unknown[] = [q.workspaceId, q.userId, q.taskId];
   const where: string[] = [
     `m.workspace_id = $1::uuid`,
+    `v.workspace_id = $1::uuid`,
     `(m.scope = 'WORKSPACE' OR (m.scope = 'USER' AND m.user_id = $2::uuid) OR (m.scope = 'TASK' AND m.task_id = $3::uuid))`,
     `v.status <> 'FORGOTTEN'`,
   ];
@@ -117,25 +130,40 @@ export function versionCandidates(db: Db, q: VersionFilter): Promise<VersionCand
     where.push(`v.valid_from <= $${params.length} AND (v.valid_to IS NULL OR v.valid_to > $${params.length})`);
   } else where.push(`v.status = 'CURRENT'`);
   if (q.kinds?.length) {
-    params.push(q.kinds);
-    where.push(`m.kind::text = ANY($${params.length}::text[])`);
+    const kinds = q.kinds.filter((k) => KINDS.has(k));
+    if (!kinds.length) return [];
+    params.push(kinds);
+    where.push(`m.kind = ANY($${params.length}::"MemoryKind"[])`);
   }
   if (q.scopes?.length) {
-    params.push(q.scopes);
-    where.push(`m.scope::text = ANY($${params.length}::text[])`);
+    const scopes = q.scopes.filter((k) => SCOPES.has(k));
+    if (!scopes.length) return [];
+    params.push(scopes);
+    where.push(`m.scope = ANY($${params.length}::"MemoryScope"[])`);
   }
   if (q.subject) {
     params.push(q.subject.endsWith('.') ? `${q.subject}%` : q.subject);
     where.push(q.subject.endsWith('.') ? `m.subject_key LIKE $${params.length}` : `m.subject_key = $${params.length}`);
   }
   params.push(q.limit);
-  return db.$queryRawUnsafe<VersionCandidate[]>(
+  // With kinds, the memories of those kinds are read first (memories (workspace_id, kind)) and each
+  // one's versions by its id: what that costs depends on how many there are (a workspace's brand
+  // rules), not on how far down the ranking they sit, which the rank-order read above would walk
+  // through. OFFSET 0 keeps the planner from merging the per-memory read back into a join that
+  // scans every version.
+  const versions = q.kinds?.length
+    ? `memories m CROSS JOIN LATERAL (SELECT * FROM memory_versions v WHERE v.memory_id = m.id OFFSET 0) v`
+    : `memory_versions v JOIN memories m ON m.id = v.memory_id`;
+  // Straight to the pool (rawQuery): up to 500 rows per step, and the query engine's per-row work
+  // cost more than the statement itself.
+  return rawQuery<VersionCandidate>(
+    db,
     `SELECT m.id AS memory_id, v.id AS version_id, m.kind::text AS kind, m.scope::text AS scope, m.subject_key, v.origin::text AS origin,
             v.content, v.value, v.confidence, v.valid_from, v.valid_to, 0::float8 AS score
-       FROM memory_versions v JOIN memories m ON m.id = v.memory_id
+       FROM ${versions}
       WHERE ${where.join(' AND ')}
       ORDER BY v.confidence DESC, v.valid_from DESC
       LIMIT $${params.length}`,
-    ...params,
+    params,
   );
 }

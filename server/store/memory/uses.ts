@@ -26,20 +26,31 @@ export function withholdStepReplies(tx: Tx, stepIds: string[], withheld: string)
   );
 }
 
-/** The (task, step ordinal) positions of a task that were shown a version now FORGOTTEN or evidence now REVOKED. */
+/**
+ * The (task, step ordinal) positions of a task that were shown a version now FORGOTTEN or evidence now
+ * REVOKED. It runs before every step, and a long task has thousands of uses: each half is a join the
+ * planner can drive by primary key from the task's uses (or by the workspace's few forgotten
+ * versions, memory_versions (workspace_id, status, …): a version's workspace is its use's), where
+ * outer joins, or EXISTS under OR, let it hash every version or all the evidence of the database
+ * once a task had many uses.
+ */
 export function forgottenUses(db: Db, taskId: string): Promise<{ task_id: string; step_ordinal: number }[]> {
   return db.$queryRawUnsafe<{ task_id: string; step_ordinal: number }[]>(
-    `SELECT DISTINCT u.task_id, u.step_ordinal FROM memory_uses u
-         LEFT JOIN memory_versions v ON v.id = u.version_id
-         LEFT JOIN memory_evidence e ON e.id = u.evidence_id
-        WHERE u.task_id = $1::uuid AND (v.status = 'FORGOTTEN' OR e.status = 'REVOKED')`,
+    `SELECT u.task_id, u.step_ordinal FROM memory_uses u JOIN memory_versions v ON v.id = u.version_id AND v.workspace_id = u.workspace_id
+        WHERE u.task_id = $1::uuid AND v.status = 'FORGOTTEN'
+     UNION
+     SELECT u.task_id, u.step_ordinal FROM memory_uses u JOIN memory_evidence e ON e.id = u.evidence_id
+        WHERE u.task_id = $1::uuid AND e.status = 'REVOKED'`,
     taskId,
   );
 }
 
 /**
  * A task's inbox items delivering a message whose evidence was revoked. Invariant: a message's
- * inbox item is keyed `message:<message id>`, the key this statement joins on.
+ * inbox item is keyed `message:<message id>`, the key this statement joins on. It runs before every
+ * step: the join's evidence side is the partial expression index memory_evidence_revoked_message_key
+ * (migration memory_retrieval_indexes), so it reads the task's inbox items and probes the few
+ * revoked rows instead of scanning all evidence.
  */
 export function revokedInboxItems(db: Db, taskId: string): Promise<{ id: string }[]> {
   return db.$queryRawUnsafe<{ id: string }[]>(

@@ -8,6 +8,8 @@
 //   request  = common prefix of the whole request (tools first) ÷ its size — a change in the tools
 //              breaks the cache for all the messages after them.
 import { median, type Gate } from '../verdict.ts';
+import type { RetrievalFigures } from './retrieval.ts';
+import type { PickupFigures } from './pickup.ts';
 
 export type StepStat = {
   ordinal: number;
@@ -123,4 +125,50 @@ export function plantContext(r: ContextResults, kind: string): ContextResults {
   else if (kind === 'no-cache') for (const s of x.long.on.stats) s.msgPrefix = 0;
   else throw new Error(`bench:context cannot plant "${kind}" (failed-scenario, diverged, no-cache)`);
   return x;
+}
+
+// ---- Memory retrieval at 10,000 memories (./retrieval.ts) and background pickup (./pickup.ts).
+// Targets (printed beside each figure): retrieval p99 ≤ 50 ms under load, a job's handler started
+// ≤ 100 ms after its send, a stated fact retrievable ≤ 1 s. The gates are looser: they catch a
+// path that got several times slower, or a poll interval waited for again, not the machine's noise.
+
+export const RETRIEVAL_TARGET_MS = 50;
+/** Three quarters of the product's memory budget (1 s): past it, steps start going without memory. */
+export const RETRIEVAL_P99_CEILING_MS = 750;
+export const PICKUP_TARGET_MS = 100;
+/** A job that waited for pg-boss's poll (0.5 s backstop) at the p99 and more. */
+export const PICKUP_P99_CEILING_MS = 1000;
+export const FACT_TARGET_MS = 1000;
+export const FACT_P99_CEILING_MS = 3000;
+/** Memory tables that grow with use: a sequential scan of one reads every workspace's rows. */
+export const GROWING_MEMORY_TABLES = ['memories', 'memory_versions', 'memory_evidence', 'memory_links', 'memory_summary_sentences', 'memory_uses'];
+
+export function checkRetrieval(r: RetrievalFigures): string[] {
+  const v: string[] = [];
+  if (r.unavailableCount) v.push(`memory retrieval: ${r.unavailableCount} MEMORY_UNAVAILABLE while the database was up (budget ${r.budgetMs} ms)`);
+  if (r.emptySections) v.push(`memory retrieval: ${r.emptySections} retrievals returned no memory section`);
+  if (r.load.errors) v.push(`memory retrieval: ${r.load.errors} errors in the load`);
+  for (const table of GROWING_MEMORY_TABLES) {
+    const s = r.seqScans[table];
+    if (s?.scans) v.push(`memory retrieval: ${s.scans} sequential scans of ${table} (${s.rows} rows read)`);
+  }
+  return v;
+}
+
+export function retrievalGates(r: RetrievalFigures): Gate[] {
+  return [{ name: `memory retrieval p99 at ${r.memories} memories, under load (ms)`, value: r.p99, max: RETRIEVAL_P99_CEILING_MS }];
+}
+
+export function checkPickup(p: PickupFigures): string[] {
+  const v: string[] = [];
+  for (const q of p.queues) if (q.missed) v.push(`pickup: ${q.missed} jobs of ${q.queue} never reached their handler`);
+  if (p.fact.missed) v.push(`pickup: ${p.fact.missed} stated facts never became retrievable`);
+  return v;
+}
+
+export function pickupGates(p: PickupFigures): Gate[] {
+  return [
+    ...p.queues.map((q) => ({ name: `pickup p99, ${q.queue} (ms)`, value: q.p99, max: PICKUP_P99_CEILING_MS })),
+    { name: 'stated fact → retrievable p99 (ms)', value: p.fact.p99, max: FACT_P99_CEILING_MS },
+  ];
 }
