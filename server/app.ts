@@ -40,6 +40,7 @@ import { objectTools } from './runtime/tools/objects.ts';
 import { ToolRegistry } from './runtime/tools/registry.ts';
 import type { ToolDef } from './runtime/tools/types.ts';
 import { startWorker, type WorkerHandle } from './runtime/worker.ts';
+import { sweepEventRetention } from './services/events/retention.ts';
 
 export type App = {
   deps: Deps;
@@ -181,6 +182,11 @@ export async function createApp(config: Config, connectionString: string, opts: 
         },
         recoverySlots: config.runtime.recoverySlots,
         heartbeatMs: config.runtime.heartbeatMs,
+        // Several workers may sweep at once: each batch deletes what it selected, and a second
+        // pass over the same rows finds them gone.
+        ...(config.runtime.eventRetention
+          ? { upkeep: { name: 'event retention', everyMs: config.runtime.eventRetention.sweepMs, run: () => sweepEventRetention(prisma, config.runtime.eventRetention!.days, log) } }
+          : {}),
       });
       const stopMemory = await startMemoryWorker(scheduler, memory);
       workers.push({ ...w, stop: async () => { await stopMemory(); await w.stop(); } });

@@ -55,6 +55,10 @@ const EnvSchema = z.object({
   /// Job reconciliation: silent jobs polled, stuck orders submitted, unwanted jobs cancelled upstream
   /// (default: every watchdog tick).
   ATELIER_RECONCILE_MS: z.coerce.number().int().min(50).optional(),
+  /// Event log retention: the folded history of tasks ended this many days ago is removed (unset: kept).
+  ATELIER_EVENT_RETENTION_DAYS: z.coerce.number().positive().max(36_500).optional(),
+  /// How often a worker runs the retention sweep.
+  ATELIER_EVENT_RETENTION_SWEEP_MS: z.coerce.number().int().min(50).default(600_000),
   /// How often each process records its heartbeat (viewer.runtime.processes).
   ATELIER_HEARTBEAT_MS: z.coerce.number().int().min(50).default(5_000),
   /// pg-boss: an active wake-up job of a dead worker expires after this (the lease recovers the turn sooner).
@@ -136,6 +140,8 @@ export type Config = {
     /** Extra slots for taken-over turns (recovery first). */
     recoverySlots?: number;
     reconcileMs?: number;
+    /** Event log retention (store/retention.ts); unset keeps every event. */
+    eventRetention?: { days: number; sweepMs: number };
     heartbeatMs?: number;
     queueExpireSeconds?: number;
     queueRetryLimit?: number;
@@ -205,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workerConcurrency: e.ATELIER_WORKER_CONCURRENCY,
       recoverySlots: e.ATELIER_RECOVERY_SLOTS,
       reconcileMs: e.ATELIER_RECONCILE_MS,
+      ...(e.ATELIER_EVENT_RETENTION_DAYS ? { eventRetention: { days: e.ATELIER_EVENT_RETENTION_DAYS, sweepMs: e.ATELIER_EVENT_RETENTION_SWEEP_MS } } : {}),
       heartbeatMs: e.ATELIER_HEARTBEAT_MS,
       queueExpireSeconds: e.ATELIER_QUEUE_EXPIRE_SECONDS,
       queueRetryLimit: e.ATELIER_QUEUE_RETRY_LIMIT,

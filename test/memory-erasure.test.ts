@@ -95,6 +95,9 @@ async function scan(token: string): Promise<{ table: string; row: Record<string,
       `SELECT c.table_schema AS s, c.table_name AS t, c.column_name AS c, c.data_type AS type
          FROM information_schema.columns c JOIN information_schema.tables x USING (table_schema, table_name)
         WHERE x.table_type = 'BASE TABLE' AND c.table_schema NOT IN ('pg_catalog', 'information_schema')
+          -- A partitioned table is scanned through its parent (which reads every partition), once.
+          AND NOT EXISTS (SELECT 1 FROM pg_class k JOIN pg_namespace n ON n.oid = k.relnamespace
+                           WHERE n.nspname = c.table_schema AND k.relname = c.table_name AND k.relispartition)
           AND (c.data_type IN ('text', 'character varying', 'character', 'json', 'jsonb', 'bytea') OR c.data_type = 'ARRAY')`,
     );
     const byTable = new Map<string, { s: string; t: string; cols: { c: string; type: string }[] }>();

@@ -52,7 +52,9 @@ async function scan(token: string, messageIds: string[]): Promise<string[]> {
   await c.connect();
   try {
     const tables = await c.query<{ s: string; t: string }>(
-      `SELECT table_schema AS s, table_name AS t FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+      // A partitioned table is scanned through its parent (which reads every partition), once.
+      `SELECT table_schema AS s, table_name AS t FROM information_schema.tables x WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')
+         AND NOT EXISTS (SELECT 1 FROM pg_class k JOIN pg_namespace n ON n.oid = k.relnamespace WHERE n.nspname = x.table_schema AND k.relname = x.table_name AND k.relispartition)`,
     );
     const hits: string[] = [];
     for (const { s, t: name } of tables.rows) {

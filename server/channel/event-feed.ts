@@ -53,7 +53,7 @@ SELECT id::text, task_id::text, workspace_id::text, seq, position::text, type, a
   FROM task_events WHERE workspace_id = $1::uuid AND position > $2::bigint ORDER BY task_events.position LIMIT $3::int`;
 
 /** Sequenced events of the workspace after `after`, in position order. */
-async function readWorkspaceEvents(prisma: PrismaClient, workspaceId: string, after: number, limit: number): Promise<EventRow[]> {
+export async function readWorkspaceEvents(prisma: PrismaClient, workspaceId: string, after: number, limit: number): Promise<EventRow[]> {
   const rows = await rawQuery<SqlEvent>(prisma, READ_WORKSPACE_SQL, [workspaceId, after, limit]);
   return rows.map((r) => ({
     id: BigInt(r.id), taskId: r.task_id, workspaceId: r.workspace_id, seq: r.seq, position: Number(r.position), type: r.type,
@@ -109,12 +109,13 @@ export class EventFeed {
     return this.feed.stream(workspaceId, afterPosition, signal);
   }
 
-  private async readTask(taskId: string, afterSeq: number): Promise<EventRow[]> {
+  private async readTask(taskId: string, workspaceId: string, afterSeq: number): Promise<EventRow[]> {
     this.feed.stats.replayReads++;
     const rows = await this.opts.prisma.taskEvent.findMany({
       // Sequenced events only: the rest are found in the ring once sequenced. A task's events are
-      // sequenced in seq order, so this is always a prefix of its log (sequencer.ts).
-      where: { taskId, seq: { gt: afterSeq }, NOT: { position: null } },
+      // sequenced in seq order, so this is always a prefix of its log (sequencer.ts). The
+      // workspace confines the read to the task's partition.
+      where: { workspaceId, taskId, seq: { gt: afterSeq }, NOT: { position: null } },
       orderBy: { seq: 'asc' },
       take: this.feed.pageSize,
       select: EVENT_SELECT,
@@ -135,7 +136,7 @@ export class EventFeed {
       // so anything committed after that read is found in the ring (see feed.ts).
       let scanned = topic.head;
       replay: while (!signal.aborted && !feed.isStopped) {
-        const rows = await this.readTask(taskId, cursor);
+        const rows = await this.readTask(taskId, workspaceId, cursor);
         for (const r of rows) {
           if (signal.aborted) return;
           yield r;

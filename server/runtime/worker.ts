@@ -30,6 +30,8 @@ export async function startWorker(
      * reconciliation must not delay finding expired leases (recovery comes first).
      */
     reconcile?: { run: () => Promise<unknown>; everyMs?: number };
+    /** Periodic upkeep that is not recovery (the event log's retention sweep), on a timer of its own. */
+    upkeep?: { run: () => Promise<unknown>; everyMs: number; name: string };
     /** Slots kept for taken-over turns (see scheduler.ts). */
     recoverySlots?: number;
     heartbeatMs?: number;
@@ -69,6 +71,9 @@ export async function startWorker(
   const reconciler = reconcile
     ? asWorker(workerId, () => startPeriodic(reconcile.everyMs ?? opts.watchdogMs, reconcileOnce, (e) => rt.log.warn('job reconciliation failed', { error: (e as Error).message })))
     : null;
+  const upkeep = opts.upkeep
+    ? asWorker(workerId, () => startPeriodic(opts.upkeep!.everyMs, async () => void (await opts.upkeep!.run()), (e) => rt.log.warn(`${opts.upkeep!.name} failed`, { error: (e as Error).message })))
+    : null;
   await heartbeat.ready();
   rt.log.info('worker started', { workerId, concurrency: opts.concurrency });
   return {
@@ -80,6 +85,7 @@ export async function startWorker(
       await rt.scheduler.stopWorking().catch((e) => rt.log.warn('stopping the queue consumer failed', { error: (e as Error).message }));
       watchdog.stop();
       reconciler?.stop();
+      upkeep?.stop();
       // Turns in flight keep their leases until they expire; another worker takes them over.
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 2000))]);
     },

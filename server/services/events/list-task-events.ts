@@ -22,7 +22,7 @@ export async function listTaskEvents(
     throw badInput(`first must be between 1 and ${MAX_EVENT_PAGE}`, { argument: 'first' });
   }
   const task = await loadTaskFor(deps.prisma, viewer, taskId, 'read');
-  const read = () => deps.prisma.taskEvent.findMany({ where: { taskId, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: first + 1 });
+  const read = () => deps.prisma.taskEvent.findMany({ where: { workspaceId: task.workspaceId, taskId, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: first + 1 });
   let rows = await read();
   // Events committed a moment ago may not have their workspace position yet (their cursor is
   // made from it): sequence the workspace and read again.

@@ -6,13 +6,17 @@ import type { Db, Tx } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import { sealForTask } from '../sealing/scope.ts';
 import { opened } from '../sealing/open.ts';
+import { workspaceOfTask } from '../task-workspace.ts';
 
 export type LoggedEvent = { seq: number; type: string; payload: unknown };
 
 /** The task's events after `seq`, in order, with payloads stored by reference loaded in their place. */
 export async function eventsAfter(db: Db, taskId: string, seq: number): Promise<LoggedEvent[]> {
+  const workspaceId = await workspaceOfTask(db, taskId);
+  if (!workspaceId) return [];
   const rows = await db.taskEvent.findMany({
-    where: { taskId, seq: { gt: seq } },
+    // Naming the workspace confines the read to the task's partition.
+    where: { workspaceId, taskId, seq: { gt: seq } },
     orderBy: { seq: 'asc' },
     select: { seq: true, type: true, payload: true, payloadHash: true },
   });
@@ -71,6 +75,8 @@ export async function readPayload(db: Db, hash: string): Promise<{ body: unknown
  * caller, so the check and the append that follows cannot interleave with another writer's.
  */
 export async function hasNoteWithKey(tx: Tx, taskId: string, key: string): Promise<boolean> {
-  const existing = await tx.taskEvent.findFirst({ where: { taskId, type: 'NOTE', payload: { path: ['key'], equals: key } }, select: { id: true } });
+  const workspaceId = await workspaceOfTask(tx, taskId);
+  if (!workspaceId) return false;
+  const existing = await tx.taskEvent.findFirst({ where: { workspaceId, taskId, type: 'NOTE', payload: { path: ['key'], equals: key } }, select: { id: true } });
   return existing !== null;
 }
