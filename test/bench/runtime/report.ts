@@ -125,7 +125,7 @@ export function recoveryLines(r: RecoveryFigures): string[] {
 }
 
 /** What the runtime aims at, each figure beside the baseline it is measured against in the same run. */
-export function runtimeTargets(cases: OverheadCase[], e2e: E2eResult | undefined, r: RecoveryFigures | undefined, defaultLeaseMs: number): Target[] {
+export function runtimeTargets(cases: OverheadCase[], e2e: E2eResult | undefined, r: RecoveryFigures | undefined, defaultLeaseMs: number, idleStarts: number[]): Target[] {
   const out: Target[] = [];
   const seq = cases.find((c) => c.concurrency === 1) ?? cases[0];
   if (seq) {
@@ -145,8 +145,9 @@ export function runtimeTargets(cases: OverheadCase[], e2e: E2eResult | undefined
     out.push({ name: 'create → first TURN_STARTED p99, under the recovery load', value: percentile(r.pickupMs, 99), unit: 'ms', aim: '≤', bound: 250 });
     out.push({ name: 'wake-ups that waited for the stale sweep', value: r.wakeups.staleResent, aim: '≤', bound: 0 });
     out.push({ name: 'SIGKILL → first event of the taken-over task p99', value: percentile(r.recovery.toAnyEvent, 99), unit: 'ms', aim: '≤', bound: LEASE_MS + 1000, baseline: `lease ${LEASE_MS} ms + 1 s` });
-    out.push({ name: 'worker start → ready p50 (compiled)', value: r.workerStartMs.p50, unit: 'ms', aim: '≤', bound: 2000 });
+    out.push({ name: 'worker start → ready p50, under the recovery load (compiled)', value: r.workerStartMs.p50, unit: 'ms', aim: '≤', bound: 2000 });
   }
+  out.push({ name: 'worker start → ready p50, idle machine (compiled)', value: percentile(idleStarts, 50), unit: 'ms', aim: '≤', bound: 2000 });
   out.push({ name: 'default lease', value: defaultLeaseMs, unit: 'ms', aim: '≤', bound: 5000 });
   return out;
 }

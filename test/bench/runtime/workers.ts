@@ -43,12 +43,12 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 let workerSeq = 0;
-export function spawnWorker(dbUrl: string): WorkerProc {
+export function spawnWorker(dbUrl: string, env: Record<string, string> = {}): WorkerProc {
   // The same command as npm run worker / test/helpers/process.ts, spawned here so that the pid is
   // known at once and a process that never becomes ready is still killed at the end.
   const child = spawn(process.execPath, [...serverEntryArgs(ROOT, 'main'), '--worker-only'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', DATABASE_URL: dbUrl, ...WORKER_ENV },
+    env: { ...process.env, PORT: '0', DATABASE_URL: dbUrl, ...WORKER_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -148,4 +148,24 @@ export async function startPool(t: TestApp): Promise<Pool> {
   };
   for (let i = 0; i < CFG.initialWorkers; i++) pool.add();
   return pool;
+}
+
+/**
+ * Start-up time of a worker process on an idle machine: `n` workers started one after another,
+ * each alone (nothing else of the benchmark running), from spawn to "worker running"; each is
+ * stopped (SIGTERM) before the next starts. The recovery load measures starts under load too.
+ */
+export async function idleWorkerStarts(dbUrl: string, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    // The product's worker as `npm run worker` starts it: no runtime plugin (the recovery load's
+    // plugin is TypeScript, loaded through a transpiler, which is not what a deployment runs).
+    const w = spawnWorker(dbUrl, { ATELIER_RUNTIME_PLUGIN: '' });
+    const ok = await w.ready;
+    if (ok && w.readyAt !== undefined) out.push(w.readyAt - w.spawnedAt);
+    w.child.kill('SIGTERM');
+    await w.exit;
+    children.delete(w.child);
+  }
+  return out;
 }
