@@ -23,6 +23,7 @@ import { collectRecovery, runRecoveryLoad } from './runtime/recovery.ts';
 import { overheadLines, recoveryLines, resultJson, runtimeTargets } from './runtime/report.ts';
 import { loadConfig } from '../../server/config.ts';
 import { installSqlCounter } from './runtime/sql-counter.ts';
+import { runScaleout, scaleoutLines, type ScaleoutResult } from './runtime/scaleout.ts';
 import { idleWorkerStarts, killAllChildren, startPool, type Pool } from './runtime/workers.ts';
 import { round } from './stats.ts';
 import { plantRequested, targetLines, verdict } from './verdict.ts';
@@ -47,6 +48,7 @@ async function main(): Promise<number> {
   let figures: RecoveryFigures | undefined;
   let violations: string[] = [];
   let idleStarts: number[] = [];
+  let scaleout: ScaleoutResult | undefined;
   const planted = plantRequested();
   try {
     const c = await pgClient(t.dbUrl);
@@ -79,6 +81,11 @@ async function main(): Promise<number> {
     else if (planted) collected = plantRecovery(collected, planted);
     figures = analyzeRecovery(load, collected);
     violations = [...checkOverhead(cases, e2e), ...checkRecovery(collected, PLUGIN_STEPS)];
+    // Throughput with 1, 2 and 4 worker processes on one database (full runs only: ~2 min).
+    if (CFG.mode === 'full') {
+      progress('scale-out: 1, 2, 4 worker processes');
+      scaleout = await runScaleout();
+    }
   } finally {
     killAllChildren();
     await t.close();
@@ -89,6 +96,7 @@ async function main(): Promise<number> {
   out.push(...overheadLines(cases, e2e), '');
   if (figures) out.push(...recoveryLines(figures), '');
   out.push(`(c) Worker start-up on an idle machine (compiled server, one process at a time, spawn → "worker running"): ${idleStarts.map((x) => `${x} ms`).join(', ') || 'n/a'}`, '');
+  if (scaleout) out.push(...scaleoutLines(scaleout), '');
   out.push(`total ${totalS.toFixed(1)} s`);
   console.log(out.join('\n'));
   const targets = runtimeTargets(cases, e2e, figures, loadConfig({}).runtime.leaseMs, idleStarts);
@@ -100,6 +108,7 @@ async function main(): Promise<number> {
       mode: CFG.mode, postgres: pgVersion, node: process.version, totalSeconds: round(totalS, 1),
       ...resultJson(cases, e2e, figures),
       idleWorkerStartsMs: idleStarts,
+      scaleout: scaleout?.rows.map((r) => ({ workers: r.workers, tasksPerS: round(r.tasksPerS, 2), stepsPerS: round(r.stepsPerS, 1), ratio: round(r.ratio, 2) })),
       targets: targets.map((x) => ({ ...x, value: round(x.value, 3) })),
       gates: gates.map((g) => ({ ...g, value: round(g.value, 3) })),
       violations,
