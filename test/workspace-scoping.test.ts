@@ -198,7 +198,7 @@ test('a workload in two workspaces sends no cross-workspace statement outside th
         if (s !== 'COMPLETED') return false;
       }
       return true;
-    }, 'every task COMPLETED through the worker', 15_000);
+    }, 'every task COMPLETED through the worker', 60_000);
     await eventually(async () => (await gqlOk(t.url, t.a.ownerToken, Memories, { id: wsA })).workspace!.memories.edges.length > 0, 'the fact extracted into memory', 10_000);
     assert.ok(fact.sendMessage.message.id);
 

@@ -50,7 +50,8 @@ export function runProviderConformance(label: string, factory: () => Promise<Con
     test('status follows the timeline to SUCCEEDED with a complete local file; the callbacks agree and carry the key', async () => {
       const r = req('IMAGE', 'a lighthouse');
       const { upstreamJobId: id } = await p.submit(r);
-      assert.ok(['QUEUED', 'RUNNING'].includes((await p.status(id)).status));
+      // On a slow machine the short timeline may already be over when the first status is read.
+      assert.ok(['QUEUED', 'RUNNING', 'SUCCEEDED'].includes((await p.status(id)).status));
       await waitFor(async () => (await p.status(id)).status === 'SUCCEEDED', 'succeeded', { timeoutMs: 10_000 });
       const s = await p.status(id);
       assert.equal(s.progress, 1);
