@@ -55,6 +55,15 @@ export const mutationPolicy: Readonly<Record<string, MutationRule>> = {
   resolveApproval: { scope: 'APPROVE', roles: MEMBERS, principals: PEOPLE },
   updateTaskLimits: { scope: 'WRITE', roles: MEMBERS, principals: PEOPLE },
   updateWorkspaceSettings: { scope: 'WRITE', roles: OWNERS, principals: PEOPLE },
+  // Webhooks carry the workspace's events to a third party: its owners set them up. An
+  // integration's token may (it is usually the integrator who registers its receiver); it needs
+  // an owner's role like anyone else.
+  createWebhookEndpoint: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  updateWebhookEndpoint: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  deleteWebhookEndpoint: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  rotateWebhookSecret: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  redeliverWebhook: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  sendTestWebhook: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
 };
 
 /** Why the viewer may not call `mutation`, or null when it may. Unknown mutations are refused. */

@@ -53,6 +53,8 @@ export function backoffDelay(attempt: number, baseMs: number, capMs: number, ran
 
 export class FeedListener {
   private readonly targets = new Map<string, WakeTarget>();
+  /** Further consumers of a feed channel's wake-ups that are not feeds themselves (observe). */
+  private readonly observers = new Map<string, Set<WakeTarget>>();
   private readonly signals = new Map<string, SignalTarget>();
   private client: pg.Client | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
@@ -78,6 +80,20 @@ export class FeedListener {
     this.stats.notifications[channel] = 0;
   }
 
+  /**
+   * Also hands a registered feed channel's wake-ups to `target` (the webhook dispatcher follows the
+   * event log this way): its notifications, this process's commits, the re-read after a reconnect
+   * and the safety poll. May be added and removed at any time, since the channel is already
+   * LISTENed. Returns the removal.
+   */
+  observe(channel: string, target: WakeTarget): () => void {
+    if (!this.targets.has(channel)) throw new Error(`feed channel ${channel} is not registered`);
+    let set = this.observers.get(channel);
+    if (!set) this.observers.set(channel, (set = new Set()));
+    set.add(target);
+    return () => void set.delete(target);
+  }
+
   /** Routes `channel`'s notifications, as they are, to `target` (registered before `start`). */
   registerSignal(channel: string, target: SignalTarget): void {
     if (this.started) throw new Error(`signal channel ${channel} registered after the listener started`);
@@ -90,6 +106,7 @@ export class FeedListener {
   /** A commit in this process wakes its feed at once, without the round trip through PostgreSQL. */
   local(channel: string, key: string, position: number): void {
     this.targets.get(channel)?.wake(key, position);
+    for (const o of this.observers.get(channel) ?? []) o.wake(key, position);
   }
 
   /** Connects (and fails when the database cannot be reached), then keeps the connection up. */
@@ -151,7 +168,11 @@ export class FeedListener {
     const target = this.targets.get(channel);
     if (!target) return;
     this.stats.notifications[channel] = (this.stats.notifications[channel] ?? 0) + 1;
-    for (const [key, position] of parseNotification(payload)) target.wake(key, position);
+    const observers = this.observers.get(channel);
+    for (const [key, position] of parseNotification(payload)) {
+      target.wake(key, position);
+      for (const o of observers ?? []) o.wake(key, position);
+    }
   }
 
   private lost(client: pg.Client, err?: Error): void {
@@ -175,6 +196,7 @@ export class FeedListener {
           // Whatever was notified while no connection listened is lost: LISTEN is in place again,
           // so one re-read of every key in use now misses nothing.
           for (const t of this.targets.values()) t.wakeAll();
+          for (const set of this.observers.values()) for (const o of set) o.wakeAll();
           for (const s of this.signals.values()) s.signalAll();
         },
         (e) => {
@@ -192,7 +214,7 @@ export class FeedListener {
     this.polling = true;
     this.stats.polls++;
     try {
-      for (const t of this.targets.values()) {
+      for (const t of [...this.targets.values(), ...[...this.observers.values()].flatMap((set) => [...set])]) {
         await t.poll().catch((e) => this.opts.log.warn('feed safety poll failed', { error: (e as Error).message }));
       }
     } finally {

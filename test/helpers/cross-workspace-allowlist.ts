@@ -55,6 +55,8 @@ export const KEY_COLUMNS: readonly string[] = [
   'sealing_key_id',
   // A provider's job id names one generation job (unique with the provider): callbacks find their job by it.
   'upstream_job_id',
+  // A webhook endpoint or delivery belongs to one workspace.
+  'endpoint_id', 'delivery_id',
 ];
 
 export type AllowEntry = {
@@ -125,6 +127,13 @@ export const CROSS_WORKSPACE_ALLOWLIST: readonly AllowEntry[] = [
     match: /^SELECT workspace_id::text AS id, head::text AS head FROM atelier_sequence_events\(\$1::uuid\[\]\)$/,
     tables: ['atelier_sequence_events'],
     reason: 'one call sequences the pending events of several workspaces (a process coalesces its flush); inside, each workspace is locked and sequenced on its own, so distributed it becomes one call per workspace (or a function distributed by its argument)',
+  },
+  // ---- webhooks ----
+  {
+    name: 'webhook dispatcher: followed workspaces',
+    match: /^SELECT workspace_id::text AS workspace_id, min\(event_cursor\)::text AS cursor FROM webhook_endpoints WHERE enabled GROUP BY workspace_id$/,
+    tables: ['webhook_endpoints'],
+    reason: "the dispatcher's safety poll (services/webhooks/dispatch.ts): which workspaces have an enabled endpoint, so an event whose wake-up was lost is still delivered; distributed: a per-node sweep (each node's endpoints, then one pass per workspace on its node)",
   },
   // ---- upkeep ----
   {

@@ -55,8 +55,14 @@ export async function setUpHostile(): Promise<void> {
   const card = await p.card.create({
     data: { workspaceId: t.a.workspaceId, threadId, messageId: asked.id, kind: 'CLARIFY', prompt: 'Which task is this for?', options: [{ id: 'new', label: 'Start a new task', taskId: null, action: 'create' }] },
   });
+  // A webhook endpoint (nothing listens on port 9, and this app runs no worker to send) and a delivery.
+  const hook = await ok(`mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { endpoint { id } } }`, { i: { workspaceId: wsGid, url: 'http://127.0.0.1:9/hook' } });
+  const hookId = hook.createWebhookEndpoint.endpoint.id as string;
+  const ping = await ok(`mutation($i: SendTestWebhookInput!) { sendTestWebhook(input: $i) { delivery { id } } }`, { i: { endpointId: hookId } });
   const seeds = {
     Workspace: wsGid,
+    WebhookEndpoint: hookId,
+    WebhookDelivery: ping.sendTestWebhook.delivery.id as string,
     Task: task,
     Task2: task2,
     Message: sent.sendMessage.message.id,
@@ -68,7 +74,7 @@ export async function setUpHostile(): Promise<void> {
     MemoryEvidence: toGlobalId('MemoryEvidence', evidence.id),
     Thread: thread,
     User: toGlobalId('User', t.a.ownerId),
-    Card: card.id, // cards are answered by raw id
+    Card: toGlobalId('Approval', card.id), // a question of the thread is an Approval (kind QUESTION)
   };
   const intro = await ok(getIntrospectionQuery());
   setSeeded({ seeds, otherWorkspaceTask, checklistVersion, schema: buildClientSchema(intro as IntrospectionQuery) });

@@ -38,6 +38,8 @@ export const ID_KINDS: Record<string, string> = {
   memoryid: 'Memory',
   evidenceid: 'MemoryEvidence',
   cardid: 'Card',
+  endpointid: 'WebhookEndpoint',
+  deliveryid: 'WebhookDelivery',
 };
 
 export function idKind(coord: string, name: string, fieldType?: string): string {
@@ -76,11 +78,12 @@ function validOverrides(): Record<string, () => unknown> {
     'CorrectMemoryInput.value': () => 'Berlin',
     'Mutation.archiveTask.archived': () => true,
     'UpdateTaskInput.title': () => 'Autumn poster, final',
+    'CreateWebhookEndpointInput.url': () => 'https://example.com/hooks/atelier',
   };
 }
 
 /** Optional input fields a valid call needs anyway (an update with nothing to update is refused). */
-const ALSO_SET: Record<string, string[]> = { UpdateTaskInput: ['title'], SendMessageInput: ['text'] };
+const ALSO_SET: Record<string, string[]> = { UpdateTaskInput: ['title'], SendMessageInput: ['text'], CreateObjectInput: ['title'], UpdateWebhookEndpointInput: ['description'] };
 
 export function validValue(type: GraphQLInputType, coord: string, name: string, fieldType?: string): unknown {
   const o = validOverrides()[coord];
