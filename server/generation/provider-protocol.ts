@@ -2,8 +2,9 @@
 // jobs as JSON, files by name (fetched from GET /v1/files/<name>), callbacks signed by the Standard
 // Webhooks scheme (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 of
 // `id.timestamp.body`) with the shared secret. API calls carry the same secret as a bearer token.
+import { ensureSecretFile } from '../secret-file.ts';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
@@ -67,24 +68,6 @@ export function bearerMatches(header: string | undefined, secret: string): boole
  */
 export function ensureProviderSecret(dataDir: string): string {
   const dir = join(dataDir, 'provider');
-  const path = join(dir, 'secret');
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // Written aside, then linked into place: two processes starting at once agree on the first one.
-  const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, `whsec_${randomBytes(32).toString('base64')}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    linkSync(tmp, path);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-  } finally {
-    unlinkSync(tmp);
-  }
-  return readFileSync(path, 'utf8').trim();
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return ensureSecretFile(join(dir, 'secret'), () => `whsec_${randomBytes(32).toString('base64')}`);
 }

@@ -58,3 +58,14 @@ export function corsOptionsFor(request: Request, allowed: readonly string[]): CO
   }
   return { origin: '*', credentials: false, methods: ALLOWED_METHODS, allowedHeaders: PUBLIC_HEADERS, maxAge: 600 };
 }
+
+/**
+ * The origin a request was addressed to, as its client sees it: the Host it named, and https when a
+ * TLS-terminating proxy says so (X-Forwarded-Proto, as the session cookie's Secure flag reads it).
+ * Absolute URLs in an answer (signed file URLs) start with it unless ATELIER_PUBLIC_URL is set.
+ */
+export function requestOrigin(request: Request): string {
+  const u = new URL(request.url);
+  const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  return proto === 'https' || proto === 'http' ? `${proto}://${u.host}` : u.origin;
+}

@@ -4,8 +4,9 @@ import type { Db } from '../db/client.ts';
 
 /**
  * The files of the SUCCEEDED job with this upstream id in any of these workspaces. Invariant: only
- * the caller's workspaces are searched, so a file of another workspace is never found, whatever
- * its name.
+ * the caller's workspaces are searched — a member's, or the one workspace a signed URL was signed
+ * for — so a file of another workspace is never found, whatever its name, and a job that was not
+ * delivered (still running, failed, cancelled) serves nothing.
  */
 export function deliveredFiles(db: Db, p: { workspaceIds: string[]; upstreamJobId: string }): Promise<{ path: string; mime: string }[]> {
   return db.$queryRawUnsafe<{ path: string; mime: string }[]>(

@@ -26,13 +26,13 @@ export const ForgetWorksDoc = graphql(`
 export const ForgetWorkFields = graphql(`
   fragment WebForgetWork on ForgetWork {
     objectId
-    name
+    title
     kind
     version
     where
     status
     redactedInVersion
-    object { id current { file { path mime } } }
+    object { id current { file { url mime } } }
   }
 `);
 
@@ -57,16 +57,14 @@ type Work = Card['works'][number];
 
 const KIND: Record<string, string> = { DOCUMENT: 'document', FLOW: 'flow', IMAGE: 'image', VIDEO: 'video', AUDIO: 'sound', MODEL_3D: '3D model', COLLECTION: 'collection' };
 
-const fileUrl = (path: string) => `/files/${encodeURIComponent(path.split('/').pop() ?? '')}`;
-
 /** A work as it reads on the card: a small picture for an image, its name (whole on hover), its kind and version. */
 function WorkLabel({ w }: { w: Work }) {
   const file = w.object?.current.file;
   return (
     <>
-      {w.kind === 'IMAGE' && file?.mime.startsWith('image/') && <img className="forget-work-thumb" src={fileUrl(file.path)} alt="" width={32} height={32} loading="lazy" />}
-      <span className="forget-work-name" title={w.name}>
-        {w.name}
+      {w.kind === 'IMAGE' && file?.url && file.mime.startsWith('image/') && <img className="forget-work-thumb" src={file.url} alt="" width={32} height={32} loading="lazy" />}
+      <span className="forget-work-name" title={w.title}>
+        {w.title}
       </span>{' '}
       v{w.version} <span className="muted small">({KIND[w.kind] ?? 'work'}, in {place(w)})</span>
     </>

@@ -21,9 +21,6 @@ const KINDS: { value: ObjectKind | null; label: string }[] = [
 
 const KIND_WORD: Partial<Record<ObjectKind, string>> = { IMAGE: 'Image', VIDEO: 'Video', AUDIO: 'Audio', MODEL_3D: '3D model', DOCUMENT: 'Document', FLOW: 'Flow', COLLECTION: 'Collection' };
 
-/** Files are served by name, the last segment of their stored path. */
-const fileUrl = (path: string) => `/files/${encodeURIComponent(path.split('/').pop() ?? '')}`;
-
 /** A document's text: the current version's markdown, else the stored { markdown }. */
 const documentText = (o: WebObjectDetailFragment) => o.current.markdown ?? (o.content as { markdown?: string } | null)?.markdown ?? '';
 
@@ -114,7 +111,7 @@ function DocumentEditor({ obj, reload }: { obj: WebObjectDetailFragment; reload:
   const [base, setBase] = useState(obj.currentVersion);
   const { save, conflict, setConflict, error, busy } = useSave(obj, reload);
   return (
-    <section className="doc-editor" aria-label={`Edit ${obj.name}`}>
+    <section className="doc-editor" aria-label={`Edit ${obj.title}`}>
       <label htmlFor="doc-text">Document (editing version {base})</label>
       <textarea id="doc-text" rows={14} value={text} onChange={(e) => setText(e.target.value)} />
       <div className="form-actions">
@@ -152,7 +149,7 @@ function FlowView({ obj, reload }: { obj: WebObjectDetailFragment; reload: () =>
   const [base, setBase] = useState(obj.currentVersion);
   const { save, conflict, setConflict, error, busy } = useSave(obj, reload);
   return (
-    <section className="flow" aria-label={`Flow ${obj.name}`}>
+    <section className="flow" aria-label={`Flow ${obj.title}`}>
       <ol className="flow-nodes">
         {nodes.map((n, i) => (
           <li key={n.id} className="flow-node">
@@ -289,9 +286,9 @@ export function Workspace() {
                 aria-current={selected === o.id ? 'true' : undefined}
               >
                 <span className="thumb">
-                  {o.current.file?.mime.startsWith('image/') ? <img src={fileUrl(o.current.file.path)} alt="" width={140} height={140} /> : <span aria-hidden="true">{o.kind === 'DOCUMENT' ? '¶' : o.kind === 'FLOW' ? '⇶' : '◻'}</span>}
+                  {o.current.file?.url && o.current.file.mime.startsWith('image/') ? <img src={o.current.file.url} alt="" width={140} height={140} /> : <span aria-hidden="true">{o.kind === 'DOCUMENT' ? '¶' : o.kind === 'FLOW' ? '⇶' : '◻'}</span>}
                 </span>
-                <span className="asset-name">{o.name}</span>
+                <span className="asset-name">{o.title}</span>
                 <span className="muted small">
                   {KIND_WORD[o.kind] ?? o.kind.toLowerCase()} · version {o.currentVersion}
                 </span>
@@ -300,14 +297,14 @@ export function Workspace() {
           ))}
         </ul>
         {detail && (
-          <section className="asset-detail" aria-label={detail.name} ref={detailRef}>
-            <h2>{detail.name}</h2>
+          <section className="asset-detail" aria-label={detail.title} ref={detailRef}>
+            <h2>{detail.title}</h2>
             <p className="muted">
               Version {detail.currentVersion} · {provenanceText(detail.current.provenance)}
             </p>
             {detail.kind === 'DOCUMENT' && <DocumentEditor key={`${detail.id}:${detail.currentVersion}`} obj={detail} reload={() => void loadDetail()} />}
             {detail.kind === 'FLOW' && <FlowView key={`${detail.id}:${detail.currentVersion}`} obj={detail} reload={() => void loadDetail()} />}
-            {detail.current.file?.mime.startsWith('image/') && <img className="preview" src={fileUrl(detail.current.file.path)} alt={detail.name} />}
+            {detail.current.file?.url && detail.current.file.mime.startsWith('image/') && <img className="preview" src={detail.current.file.url} alt={detail.title} />}
             <h3>Versions</h3>
             {/* Newest first, each named by its own number (no list ordinal to contradict it). */}
             <ul className="versions" data-testid="object-versions">

@@ -1,12 +1,17 @@
+import { fileNameOf } from '../../domain/file-names.ts';
 import { builder } from '../builder.ts';
+import { addFileLinkFields } from '../file-link.ts';
 import { GeneratedFileRef } from '../refs.ts';
 
 builder.objectType(GeneratedFileRef, {
+  description: "A file a generation job delivered. Fetch it through `url`; the server's own file paths are never shown.",
   fields: (t) => ({
-    mime: t.exposeString('mime'),
-    bytes: t.exposeInt('bytes'),
-    width: t.exposeInt('width', { nullable: true }),
-    height: t.exposeInt('height', { nullable: true }),
-    name: t.string({ resolve: (f) => f.path.split('/').pop() ?? '' }),
+    mime: t.exposeString('mime', { description: 'The media type, e.g. image/png.' }),
+    bytes: t.exposeInt('bytes', { description: 'Size of the file in bytes.' }),
+    width: t.exposeInt('width', { nullable: true, description: 'Width in pixels (images and videos), when known.' }),
+    height: t.exposeInt('height', { nullable: true, description: 'Height in pixels (images and videos), when known.' }),
+    name: t.string({ description: 'The file name, e.g. `sim_3f2a.png`: what GET /files/<name> takes.', resolve: (f) => fileNameOf(f.path) }),
   }),
 });
+
+addFileLinkFields(GeneratedFileRef);

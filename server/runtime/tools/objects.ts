@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { isAppError } from '../../errors.ts';
+import { withFileNames } from '../../domain/file-names.ts';
 import { FlowEdge, FlowNode, FlowOp } from '../../domain/object-content.ts';
 import { createObjectOp, editDocumentOp, editFlowOp, readObjectOp, updateObjectOp } from '../../store/objects/operations.ts';
 import type { ObjectActor, WriteResult } from '../../store/objects/store.ts';
@@ -66,7 +67,8 @@ export const readObject = defineTool({
   async run(input, ctx) {
     return guarded(async () => {
       const { object, version } = await readObjectOp(ctx.uow.prisma, { workspaceId: ctx.workspaceId, objectId: input.objectId, version: input.version, taskId: ctx.taskId });
-      let content = version.content as Record<string, unknown>;
+      // A media file by its name: the server's file paths are not the model's (nor its provider's) business.
+      let content = withFileNames(version.content as Record<string, unknown>);
       if (object.kind === 'FLOW') {
         const flow = content as { nodes: { id: string }[]; edges: unknown[] };
         const nodeVersions = (version.nodeVersions ?? {}) as Record<string, number>;
