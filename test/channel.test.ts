@@ -59,8 +59,8 @@ describe('taskEvents over graphql-ws', () => {
     assert.deepEqual([...firstSeqs, ...secondSeqs], await storedSeqs(task.id));
 
     // And it stays live: a new event arrives on the same subscription.
-    await produce(t.app.deps, [task.id], 1, { type: 'LIVE' });
-    await s2.collector.until((xs) => xs.at(-1)?.taskEvents.type === 'LIVE', 10_000, 'live event');
+    await produce(t.app.deps, [task.id], 1, { type: 'TASK_ARCHIVED' });
+    await s2.collector.until((xs) => xs.at(-1)?.taskEvents.type === 'TASK_ARCHIVED', 10_000, 'live event');
     assert.equal(s2.collector.items.at(-1)!.taskEvents.seq, total + 1);
     s2.stop();
     await c2.dispose();
@@ -71,7 +71,7 @@ describe('taskEvents over graphql-ws', () => {
     const task = await newTask('long replay');
     // > 2 database pages, written in bulk (100 events per statement) to keep the test quick.
     for (let i = 0; i < 13; i++) {
-      await appendNow(t.app.deps, task.id, range(1, 100).map((j) => ({ type: 'BULK', actor: { kind: 'AGENT' as const }, payload: { i, j } })));
+      await appendNow(t.app.deps, task.id, range(1, 100).map((j) => ({ type: 'NOTE', actor: { kind: 'AGENT' as const }, payload: { i, j } })));
     }
     const flag = { stop: false };
     const producing = produce(t.app.deps, [task.id], 300, { signal: flag });
@@ -126,8 +126,8 @@ describe('taskEvents over SSE (graphql-sse)', () => {
       s2.collector.items.map((x) => x.taskEvents.seq),
       range(k + 1, total),
     );
-    await produce(t.app.deps, [task.id], 1, { type: 'LIVE' });
-    await s2.collector.until((xs) => xs.at(-1)?.taskEvents.type === 'LIVE', 10_000, 'live event');
+    await produce(t.app.deps, [task.id], 1, { type: 'TASK_ARCHIVED' });
+    await s2.collector.until((xs) => xs.at(-1)?.taskEvents.type === 'TASK_ARCHIVED', 10_000, 'live event');
     s2.stop();
     c1.dispose();
     c2.dispose();

@@ -24,11 +24,11 @@ test('20 concurrent writers on one task and on sibling tasks: seq and position s
       // Alternate the transactional path and the single-statement path; some transactions append
       // two events to two tasks at once.
       if (i % 3 === 0) {
-        await appendNow(t.app.deps, shared.id, [{ type: 'W', actor: { kind: 'AGENT' }, payload: { w, i } }]);
+        await appendNow(t.app.deps, shared.id, [{ type: 'NOTE', actor: { kind: 'AGENT' }, payload: { w, i } }]);
       } else {
         await transactWithEvents(t.app.deps, async (_tx, emit) => {
-          emit(shared.id, { type: 'W', actor: { kind: 'AGENT' }, payload: { w, i } });
-          if (i % 2 === 0) emit(own[w]!.id, { type: 'W', actor: { kind: 'AGENT' }, payload: { w, i } });
+          emit(shared.id, { type: 'NOTE', actor: { kind: 'AGENT' }, payload: { w, i } });
+          if (i % 2 === 0) emit(own[w]!.id, { type: 'NOTE', actor: { kind: 'AGENT' }, payload: { w, i } });
         });
       }
     }
@@ -59,17 +59,17 @@ test('20 concurrent writers on one task and on sibling tasks: seq and position s
 test('a failed transaction leaves no event and no gap', async () => {
   const { prisma } = t.app.deps;
   const task = await prisma.task.create({ data: { workspaceId: t.b.workspaceId, title: 'rollback' } });
-  await transactWithEvents(t.app.deps, async (_tx, emit) => emit(task.id, { type: 'A', actor: { kind: 'SYSTEM' } }));
+  await transactWithEvents(t.app.deps, async (_tx, emit) => emit(task.id, { type: 'TASK_ARCHIVED', actor: { kind: 'SYSTEM' } }));
   await assert.rejects(
     transactWithEvents(t.app.deps, async (tx, emit) => {
-      emit(task.id, { type: 'B', actor: { kind: 'SYSTEM' } });
+      emit(task.id, { type: 'TASK_UNARCHIVED', actor: { kind: 'SYSTEM' } });
       await tx.task.update({ where: { id: task.id }, data: { title: 'changed' } });
       throw new Error('boom after the state change');
     }),
     /boom/,
   );
-  await transactWithEvents(t.app.deps, async (_tx, emit) => emit(task.id, { type: 'C', actor: { kind: 'SYSTEM' } }));
+  await transactWithEvents(t.app.deps, async (_tx, emit) => emit(task.id, { type: 'TASK_PROMOTED', actor: { kind: 'SYSTEM' } }));
   const evs = await prisma.taskEvent.findMany({ where: { taskId: task.id }, orderBy: { seq: 'asc' } });
-  assert.deepEqual(evs.map((e) => [e.seq, e.type]), [[1, 'A'], [2, 'C']]);
+  assert.deepEqual(evs.map((e) => [e.seq, e.type]), [[1, 'TASK_ARCHIVED'], [2, 'TASK_PROMOTED']]);
   assert.equal((await prisma.task.findUniqueOrThrow({ where: { id: task.id } })).title, 'rollback');
 });

@@ -5,6 +5,7 @@
 //    or repeats an event;
 //  - events committed by a process that died before sequencing reach every reader;
 //  - the log stays append-only: the one update there is sets a position, once.
+import type { EventType } from '../server/domain/event-catalog.ts';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { print } from 'graphql';
@@ -80,11 +81,11 @@ test('three processes append and sequence one workspace at once: a resuming read
       if (i % 4 === 3) {
         // Two tasks in one transaction, emitted in the "wrong" order.
         await transactWithEvents(p, async (_tx, emit) => {
-          emit(b, { type: 'W', actor: { kind: 'AGENT' }, payload: { w, i } });
-          emit(a, { type: 'W', actor: { kind: 'AGENT' }, payload: { w, i } });
+          emit(b, { type: 'NOTE', actor: { kind: 'AGENT' }, payload: { w, i } });
+          emit(a, { type: 'NOTE', actor: { kind: 'AGENT' }, payload: { w, i } });
         });
       } else {
-        await appendNow(p, a, [{ type: 'W', actor: { kind: 'AGENT' }, payload: { w, i } }]);
+        await appendNow(p, a, [{ type: 'NOTE', actor: { kind: 'AGENT' }, payload: { w, i } }]);
       }
     }
   });
@@ -112,12 +113,12 @@ test('events committed by a process that died before sequencing them reach a new
   const task = await prisma.task.create({ data: { workspaceId: t.b.workspaceId, title: 'orphaned' } });
   // The append commits; its process never gets to sequence it (no notifier call: it "died").
   const crashed = otherProcess().prisma;
-  await appendEvents(crashed, task.id, [{ type: 'ORPHAN', actor: { kind: 'SYSTEM' }, payload: { n: 1 } }]);
+  await appendEvents(crashed, task.id, [{ type: 'TASK_ARCHIVED', actor: { kind: 'SYSTEM' }, payload: { n: 1 } }]);
   assert.equal((await prisma.taskEvent.findFirstOrThrow({ where: { taskId: task.id } })).position, null, 'not sequenced yet');
 
   // A page of the task's events carries a cursor, made from the position: reading it sequences.
   const page = await gqlOk(t.url, t.b.ownerToken, TaskEventsPage, { id: toGlobalId('Task', task.id) });
-  assert.deepEqual(page.task?.events.edges.map((e) => e.node.type), ['ORPHAN']);
+  assert.deepEqual(page.task?.events.edges.map((e) => e.node.type), ['TASK_ARCHIVED']);
   assert.notEqual((await prisma.taskEvent.findFirstOrThrow({ where: { taskId: task.id } })).position, null);
 
   // A live subscriber resuming from just before it gets it; then one more orphan, which only the
@@ -139,11 +140,11 @@ test('events committed by a process that died before sequencing them reach a new
     },
   );
   try {
-    await waitFor(() => errors.length > 0 || got.includes('ORPHAN'), 'the resumed subscriber to receive the first orphan');
+    await waitFor(() => errors.length > 0 || got.includes('TASK_ARCHIVED'), 'the resumed subscriber to receive the first orphan');
     assert.deepEqual(errors, []);
-    await appendEvents(crashed, task.id, [{ type: 'ORPHAN_LIVE', actor: { kind: 'SYSTEM' }, payload: { n: 2 } }]);
-    await waitFor(() => got.includes('ORPHAN_LIVE'), 'the live subscriber to receive the unsequenced event (safety poll)', { timeoutMs: 15_000 });
-    assert.deepEqual(got, ['ORPHAN', 'ORPHAN_LIVE']);
+    await appendEvents(crashed, task.id, [{ type: 'TASK_UNARCHIVED', actor: { kind: 'SYSTEM' }, payload: { n: 2 } }]);
+    await waitFor(() => got.includes('TASK_UNARCHIVED'), 'the live subscriber to receive the unsequenced event (safety poll)', { timeoutMs: 15_000 });
+    assert.deepEqual(got, ['TASK_ARCHIVED', 'TASK_UNARCHIVED']);
   } finally {
     stop();
     await client.dispose();
@@ -153,21 +154,21 @@ test('events committed by a process that died before sequencing them reach a new
 test('the log stays append-only: a position is set once, and nothing else of an event ever changes', async () => {
   const { prisma } = t.app.deps;
   const task = await prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: 'immutable' } });
-  await appendNow(t.app.deps, task.id, [{ type: 'A', actor: { kind: 'SYSTEM' }, payload: { v: 1 } }]);
+  await appendNow(t.app.deps, task.id, [{ type: 'TASK_ARCHIVED', actor: { kind: 'SYSTEM' }, payload: { v: 1 } }]);
   await t.app.deps.notifier.drain();
   const e = await prisma.taskEvent.findFirstOrThrow({ where: { taskId: task.id } });
   assert.ok(e.position !== null);
   const refused = /append-only/;
-  await assert.rejects(prisma.$executeRawUnsafe(`UPDATE task_events SET type = 'B' WHERE id = $1`, e.id), refused);
+  await assert.rejects(prisma.$executeRawUnsafe(`UPDATE task_events SET type = 'TASK_UNARCHIVED' WHERE id = $1`, e.id), refused);
   await assert.rejects(prisma.$executeRawUnsafe(`UPDATE task_events SET position = position + 1000 WHERE id = $1`, e.id), refused);
   await assert.rejects(prisma.$executeRawUnsafe(`UPDATE task_events SET position = NULL WHERE id = $1`, e.id), refused);
   await assert.rejects(prisma.$executeRawUnsafe(`UPDATE task_events SET payload = '{"v":2}' WHERE id = $1`, e.id), refused);
   // An unsequenced event may get its position, but not with anything else changed on the way.
-  await appendEvents(prisma, task.id, [{ type: 'C', actor: { kind: 'SYSTEM' } }]);
-  const c = await prisma.taskEvent.findFirstOrThrow({ where: { taskId: task.id, type: 'C' } });
+  await appendEvents(prisma, task.id, [{ type: 'TASK_PROMOTED', actor: { kind: 'SYSTEM' } }]);
+  const c = await prisma.taskEvent.findFirstOrThrow({ where: { taskId: task.id, type: 'TASK_PROMOTED' } });
   assert.equal(c.position, null);
   await assert.rejects(prisma.$executeRawUnsafe(`UPDATE task_events SET position = 999999, type = 'D' WHERE id = $1`, c.id), refused);
-  assert.deepEqual((await prisma.taskEvent.findMany({ where: { taskId: task.id }, orderBy: { seq: 'asc' } })).map((r) => r.type), ['A', 'C']);
+  assert.deepEqual((await prisma.taskEvent.findMany({ where: { taskId: task.id }, orderBy: { seq: 'asc' } })).map((r) => r.type), ['TASK_ARCHIVED', 'TASK_PROMOTED']);
 });
 
 test('appends and the sequencer never wait for each other (so they cannot close a deadlock cycle together)', async () => {
@@ -183,7 +184,7 @@ test('appends and the sequencer never wait for each other (so they cannot close 
     await b.query(`SET lock_timeout = '3s'`);
     // 1. A transaction that appended (and so holds its foreign-key lock on the workspace row) stays
     //    open; the sequencer still runs through.
-    await appendEvents(prisma, other.id, [{ type: 'PENDING', actor: { kind: 'SYSTEM' } }]);
+    await appendEvents(prisma, other.id, [{ type: 'NOTE', actor: { kind: 'SYSTEM' } }]);
     await a.query('BEGIN');
     await a.query(
       `INSERT INTO task_events (task_id, workspace_id, seq, type, actor_kind, payload, payload_size, payload_schema)
@@ -193,7 +194,7 @@ test('appends and the sequencer never wait for each other (so they cannot close 
     await b.query(`SELECT * FROM atelier_sequence_events(ARRAY[$1::uuid])`, [t.a.workspaceId]);
     await a.query('ROLLBACK');
     // 2. A sequencing run holds the workspace row (its transaction stays open); an append still runs through.
-    await appendEvents(prisma, other.id, [{ type: 'PENDING', actor: { kind: 'SYSTEM' } }]);
+    await appendEvents(prisma, other.id, [{ type: 'NOTE', actor: { kind: 'SYSTEM' } }]);
     await a.query('BEGIN');
     await a.query(`SELECT * FROM atelier_sequence_events(ARRAY[$1::uuid])`, [t.a.workspaceId]);
     await b.query(
@@ -213,7 +214,7 @@ test("an append outside a step seals under the task's current key, whatever key 
   const { prisma } = t.app.deps;
   const task = await prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: 'keys change' } });
   const payload = { text: 'derived from memory' };
-  const append = async (type: string) => {
+  const append = async (type: EventType) => {
     await appendNow(t.app.deps, task.id, [{ type, actor: { kind: 'AGENT' }, payload }]);
     const e = await prisma.taskEvent.findFirstOrThrow({ where: { taskId: task.id, type } });
     return [...sealedKeyIds(e.payload)];
@@ -227,13 +228,13 @@ test("an append outside a step seals under the task's current key, whatever key 
     await prisma.$executeRawUnsafe(`UPDATE tasks SET sealing_key_id = $2::uuid WHERE id = $1::uuid`, task.id, k!.id);
     return k!.id;
   };
-  assert.deepEqual(await append('CLEAR'), [], 'no key: in the clear (and this process now remembers "no key")');
+  assert.deepEqual(await append('NOTE'), [], 'no key: in the clear (and this process now remembers "no key")');
   const k1 = await newKey();
-  assert.deepEqual(await append('UNDER_K1'), [k1], 'the key given meanwhile is used, not the remembered "none"');
+  assert.deepEqual(await append('TASK_UPDATED'), [k1], 'the key given meanwhile is used, not the remembered "none"');
   const k2 = await newKey();
-  assert.deepEqual(await append('UNDER_K2'), [k2], 'a newer key replaces the remembered one');
+  assert.deepEqual(await append('TOOL_CALL_DONE'), [k2], 'a newer key replaces the remembered one');
   await prisma.$executeRawUnsafe(`UPDATE data_keys SET material = NULL, destroyed_at = now(), destroyed_reason = 'FORGOTTEN' WHERE id = $1::uuid`, k2);
-  assert.deepEqual(await append('AFTER_DESTROY'), [], 'a destroyed key is never used again');
+  assert.deepEqual(await append('TOOL_CALL_FAILED'), [], 'a destroyed key is never used again');
 });
 
 test('a sequencing run with nothing to do writes nothing', async () => {

@@ -62,7 +62,7 @@ async function newTask(title: string): Promise<{ gid: string; id: string }> {
 /** Task events written by the writer process, one transaction each. */
 async function writeEvents(taskId: string, n: number, label: string): Promise<void> {
   for (let i = 0; i < n; i++) {
-    await transactWithEvents(writer, async (_tx, emit) => emit(taskId, { type: 'PROGRESS', actor: { kind: 'AGENT' }, payload: { label, i } }));
+    await transactWithEvents(writer, async (_tx, emit) => emit(taskId, { type: 'NOTE', actor: { kind: 'AGENT' }, payload: { label, i } }));
   }
 }
 
@@ -122,7 +122,7 @@ describe('one LISTEN connection per process', () => {
       await writeEvents(task.id, 5, 'shared');
       const ids = [await writeObject('shared 1'), await writeObject('shared 2')];
       await subs.task.until((xs) => xs.length >= 6, 20_000, 'task events');
-      await subs.workspace.until((xs) => xs.filter((x) => x.workspaceEvents.type === 'PROGRESS').length >= 5, 20_000, 'workspace events');
+      await subs.workspace.until((xs) => xs.filter((x) => x.workspaceEvents.type === 'NOTE').length >= 5, 20_000, 'workspace events');
       await subs.objects.until((xs) => xs.length >= 2, 20_000, 'object changes');
       assert.deepEqual(subs.task.items.map((x) => x.taskEvents.seq), range(1, 6));
       assert.deepEqual(subs.objects.items.map((x) => x.objectChanges.position), range(objectsFrom + 1, objectsFrom + 2));

@@ -22,11 +22,11 @@ test('large payloads are stored once by hash and referenced; clients still get t
   const task = await prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: 'big' } });
   const big = { text: 'ä'.repeat(INLINE_PAYLOAD_LIMIT), n: 1 };
   const sameContentOtherKeyOrder = { n: 1, text: big.text };
-  await appendNow(t.app.deps, task.id, [{ type: 'BIG', actor: { kind: 'AGENT' }, payload: big }]);
+  await appendNow(t.app.deps, task.id, [{ type: 'TOOL_CALL_DONE', actor: { kind: 'AGENT' }, payload: big }]);
   await transactWithEvents(t.app.deps, async (_tx, emit) =>
-    emit(task.id, { type: 'BIG', actor: { kind: 'AGENT' }, payload: sameContentOtherKeyOrder }),
+    emit(task.id, { type: 'TOOL_CALL_DONE', actor: { kind: 'AGENT' }, payload: sameContentOtherKeyOrder }),
   );
-  await appendNow(t.app.deps, task.id, [{ type: 'SMALL', actor: { kind: 'AGENT' }, payload: { ok: true } }]);
+  await appendNow(t.app.deps, task.id, [{ type: 'NOTE', actor: { kind: 'AGENT' }, payload: { ok: true } }]);
   const rows = await prisma.taskEvent.findMany({ where: { taskId: task.id }, orderBy: { seq: 'asc' } });
   assert.equal(rows[0]!.payload, null);
   assert.equal(rows[0]!.payloadHash, rows[1]!.payloadHash, 'same content, same hash (canonical JSON)');
@@ -48,9 +48,9 @@ test('private events arrive redacted (no payload) in queries, WS and SSE, and ke
   const task = await prisma.task.create({ data: { workspaceId: t.a.workspaceId, title: 'secret' } });
   const secret = { prompt: 'SYSTEM PROMPT: internal scoring rubric', path: '/srv/hooks/private.sh' };
   await appendNow(t.app.deps, task.id, [
-    { type: 'STEP', actor: { kind: 'AGENT' }, payload: { visible: 1 } },
+    { type: 'NOTE', actor: { kind: 'AGENT' }, payload: { visible: 1 } },
     { type: 'MODEL_CALL', actor: { kind: 'AGENT' }, payload: secret, redaction: 'PRIVATE' },
-    { type: 'STEP', actor: { kind: 'AGENT' }, payload: { visible: 2 } },
+    { type: 'NOTE', actor: { kind: 'AGENT' }, payload: { visible: 2 } },
   ]);
   const page = await gqlOk(t.url, t.a.ownerToken, TaskEventsPage, { id: toGlobalId('Task', task.id) });
   const nodes = page.task.events.edges.map((e) => e.node);

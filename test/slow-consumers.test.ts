@@ -45,9 +45,9 @@ test('a stream whose consumer stops reading holds up nobody; reading again it ge
     for await (const e of fastStream) fast.push(e);
   })();
   try {
-    await appendNow(t.app.deps, task.id, [{ type: 'PRIMER', actor: { kind: 'SYSTEM' } }]);
+    await appendNow(t.app.deps, task.id, [{ type: 'TASK_ARCHIVED', actor: { kind: 'SYSTEM' } }]);
     const first = await slowStream.next();
-    assert.equal((first.value as EventRow).type, 'PRIMER');
+    assert.equal((first.value as EventRow).type, 'TASK_ARCHIVED');
     // The slow consumer now takes nothing while ten rings' worth of events go by.
     const N = RING * 10;
     let next = 0;
@@ -55,7 +55,7 @@ test('a stream whose consumer stops reading holds up nobody; reading again it ge
       range(1, 4).map(async () => {
         while (next < N) {
           next++;
-          await appendNow(t.app.deps, task.id, [{ type: 'BULK', actor: { kind: 'SYSTEM' }, payload: { n: next } }]);
+          await appendNow(t.app.deps, task.id, [{ type: 'NOTE', actor: { kind: 'SYSTEM' }, payload: { n: next } }]);
         }
       }),
     );

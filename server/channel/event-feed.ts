@@ -52,9 +52,25 @@ SELECT id::text, task_id::text, workspace_id::text, seq, position::text, type, a
        redaction, payload, payload_hash, payload_size, payload_schema
   FROM task_events WHERE workspace_id = $1::uuid AND position > $2::bigint ORDER BY task_events.position LIMIT $3::int`;
 
-/** Sequenced events of the workspace after `after`, in position order. */
-export async function readWorkspaceEvents(prisma: PrismaClient, workspaceId: string, after: number, limit: number): Promise<EventRow[]> {
-  const rows = await rawQuery<SqlEvent>(prisma, READ_WORKSPACE_SQL, [workspaceId, after, limit]);
+// The same read keeping only some types (a filtered page): what it returns is still in position
+// order with nothing selected left out, so a page's last cursor resumes the filtered read exactly.
+const READ_WORKSPACE_TYPES_SQL = `
+SELECT id::text, task_id::text, workspace_id::text, seq, position::text, type, actor_kind, actor_id, worker_id, occurred_at,
+       redaction, payload, payload_hash, payload_size, payload_schema
+  FROM task_events WHERE workspace_id = $1::uuid AND position > $2::bigint AND type = ANY($4::text[])
+ ORDER BY task_events.position LIMIT $3::int`;
+
+/** Sequenced events of the workspace after `after`, in position order (only `types`, when given). */
+export async function readWorkspaceEvents(
+  prisma: PrismaClient,
+  workspaceId: string,
+  after: number,
+  limit: number,
+  types: readonly string[] | null = null,
+): Promise<EventRow[]> {
+  const rows = types
+    ? await rawQuery<SqlEvent>(prisma, READ_WORKSPACE_TYPES_SQL, [workspaceId, after, limit, types])
+    : await rawQuery<SqlEvent>(prisma, READ_WORKSPACE_SQL, [workspaceId, after, limit]);
   return rows.map((r) => ({
     id: BigInt(r.id), taskId: r.task_id, workspaceId: r.workspace_id, seq: r.seq, position: Number(r.position), type: r.type,
     actorKind: r.actor_kind, actorId: r.actor_id, workerId: r.worker_id, occurredAt: r.occurred_at, redaction: r.redaction,

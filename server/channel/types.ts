@@ -1,4 +1,5 @@
 // The event channel's data types. Shared by the append path, the live feeds and the API layer.
+import type { EventType } from '../domain/event-catalog.ts';
 
 export type ActorKind = 'USER' | 'AGENT' | 'SYSTEM';
 export type Redaction = 'PUBLIC' | 'PRIVATE';
@@ -7,7 +8,8 @@ export type Actor = { kind: ActorKind; id?: string | null };
 
 /** An event to append. `payload` must be JSON-serialisable. */
 export type NewEvent = {
-  type: string;
+  /** Only the catalogued types (domain/event-catalog.ts): every stored event has a typed shape in the API. */
+  type: EventType;
   actor: Actor;
   payload?: unknown;
   /** Name/version of the payload's shape, e.g. `task.status/v1`. */

@@ -2,6 +2,7 @@
 // duplicates and stale updates change nothing and emit nothing. A final status settles the hold,
 // turns a success into a workspace object and lets the runtime wake or complete the task — all in
 // the transaction that records it. Progress reaches subscribers as task events, without any model call.
+import type { EventType } from '../domain/event-catalog.ts';
 import { transactWithEvents } from '../channel/unit-of-work.ts';
 import { crashPoint } from '../crash-points.ts';
 import { applyJobProgress, attachUpstreamId, countIdleCallback, lockJobForUpdate, readJob } from '../store/generation-jobs.ts';
@@ -12,7 +13,7 @@ import { settleHold } from './record.ts';
 import { advance, type JobStatus } from './status.ts';
 import type { ProviderUpdate } from './types.ts';
 
-const EVENT_FOR: Partial<Record<JobStatus, string>> = { SUCCEEDED: 'JOB_SUCCEEDED', FAILED: 'JOB_FAILED', CANCELLED: 'JOB_CANCELLED' };
+const EVENT_FOR: Partial<Record<JobStatus, EventType>> = { SUCCEEDED: 'JOB_SUCCEEDED', FAILED: 'JOB_FAILED', CANCELLED: 'JOB_CANCELLED' };
 
 /** Applies a callback or poll result. Returns true when it changed the job. */
 export async function applyUpdate(deps: JobDeps, u: ProviderUpdate): Promise<boolean> {

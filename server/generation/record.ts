@@ -1,6 +1,7 @@
 // Recording what the provider said about a job outside a callback (a submission's answer, a lookup,
 // a give-up), and settling a job's hold when it ends. Like callbacks, a record locks the job row and
 // only moves its status forward, so it is safe to repeat and safe to race a callback.
+import type { EventType } from '../domain/event-catalog.ts';
 import { transactWithEvents } from '../channel/unit-of-work.ts';
 import type { Tx } from '../db/client.ts';
 import { lockJob, readJob, recordSubmissionAnswer } from '../store/generation-jobs.ts';
@@ -14,7 +15,7 @@ export async function recordJobStatus(
   jobId: string,
   taskId: string | null,
   set: { status: JobStatus; upstreamJobId?: string; error?: string },
-  type: string,
+  type: EventType,
   /**
    * Outside the worker's own call (reconciliation), a job that ends here must wake its task like a
    * callback would; inside the call, the tool reads the status itself.

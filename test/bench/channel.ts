@@ -95,7 +95,7 @@ async function benchThroughput(t: TestApp): Promise<{ cases: ThroughputCase[]; t
   const insert = (w: number, i: number) =>
     conns[w]!.query('INSERT INTO bench_baseline (writer, i, payload) VALUES ($1, $2, $3)', [w, i, JSON.stringify({ i, t: Date.now() })]).then(() => undefined);
   let errors = 0;
-  const event = (i: number) => ({ type: 'BENCH', actor: { kind: 'SYSTEM' as const }, payload: { i, t: Date.now() } });
+  const event = (i: number) => ({ type: 'NOTE' as const, actor: { kind: 'SYSTEM' as const }, payload: { i, t: Date.now() } });
   const guarded = (f: (w: number, i: number) => Promise<unknown>) => async (w: number, i: number) => {
     try {
       await f(w, i);

@@ -1,3 +1,4 @@
+import type { EventType } from '../../server/domain/event-catalog.ts';
 import { transactWithEvents } from '../../server/channel/unit-of-work.ts';
 import type { Deps } from '../../server/services/deps.ts';
 import { waitFor } from './wait.ts';
@@ -7,14 +8,14 @@ export async function produce(
   deps: Deps,
   taskIds: string[],
   count: number,
-  opts: { type?: string; payload?: (i: number) => unknown; signal?: { stop: boolean } } = {},
+  opts: { type?: EventType; payload?: (i: number) => unknown; signal?: { stop: boolean } } = {},
 ): Promise<number> {
   let n = 0;
   for (let i = 0; i < count; i++) {
     if (opts.signal?.stop) break;
     const taskId = taskIds[i % taskIds.length]!;
     await transactWithEvents(deps, async (_tx, emit) => {
-      emit(taskId, { type: opts.type ?? 'PROGRESS', actor: { kind: 'AGENT' }, payload: opts.payload?.(i) ?? { i } });
+      emit(taskId, { type: opts.type ?? 'NOTE', actor: { kind: 'AGENT' }, payload: opts.payload?.(i) ?? { i } });
     });
     n++;
     if (i % 5 === 0) await new Promise((r) => setImmediate(r));

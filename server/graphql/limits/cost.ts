@@ -19,6 +19,7 @@ import {
   getNamedType,
   getNullableType,
   getIntrospectionQuery,
+  isAbstractType,
   isCompositeType,
   isIntrospectionType,
   isInterfaceType,
@@ -138,6 +139,10 @@ function operationCosts(
   const setCost = (set: SelectionSetNode, type: GraphQLCompositeType | undefined): Cost => {
     let data = 0;
     let introCost = 0;
+    // Fragments on different object types of an abstract selection exclude each other: a value is
+    // exactly one object type, so only the dearest of them can apply (one per event type of
+    // TaskEvent, say). Each object type's fragments are summed; the maximum over types is added.
+    const byObjectType = new Map<string, Cost>();
     for (const sel of set.selections) {
       if (sel.kind === Kind.FIELD) {
         const def = type ? fieldDef(schema, type, sel.name.value) : undefined;
@@ -155,6 +160,7 @@ function operationCosts(
         data += times * inner.data;
         introCost += times * inner.intro;
       } else {
+        const condition = sel.kind === Kind.INLINE_FRAGMENT ? sel.typeCondition?.name.value : getFragment(sel.name.value)?.typeCondition.name.value;
         const c =
           sel.kind === Kind.INLINE_FRAGMENT
             ? (() => {
@@ -162,11 +168,19 @@ function operationCosts(
                 return setCost(sel.selectionSet, isCompositeType(t) ? t : undefined);
               })()
             : fragmentCost(sel.name.value);
-        data += c.data;
-        introCost += c.intro;
+        const conditionType = condition ? schema.getType(condition) : undefined;
+        if (condition && isObjectType(conditionType) && isAbstractType(type)) {
+          const seen = byObjectType.get(condition) ?? ZERO;
+          byObjectType.set(condition, { data: seen.data + c.data, intro: seen.intro + c.intro });
+        } else {
+          data += c.data;
+          introCost += c.intro;
+        }
       }
     }
-    return { data, intro: introCost };
+    let dearest = ZERO;
+    for (const c of byObjectType.values()) dearest = { data: Math.max(dearest.data, c.data), intro: Math.max(dearest.intro, c.intro) };
+    return { data: data + dearest.data, intro: introCost + dearest.intro };
   };
 
   return (op) => setCost(op.selectionSet, schema.getRootType(op.operation) ?? undefined);

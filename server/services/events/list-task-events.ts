@@ -6,6 +6,7 @@ import type { EventRow } from '../../channel/types.ts';
 import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
+import { typeSet, type EventFilter } from './event-filter.ts';
 
 export const MAX_EVENT_PAGE = 500;
 
@@ -13,7 +14,7 @@ export async function listTaskEvents(
   deps: Deps,
   viewer: Viewer,
   taskId: string,
-  args: { after?: number | null; first?: number | null },
+  args: { after?: number | null; first?: number | null } & EventFilter,
 ): Promise<{ events: EventRow[]; hasNextPage: boolean; lastSeq: number }> {
   const after = args.after ?? 0;
   const first = args.first ?? 100;
@@ -22,7 +23,13 @@ export async function listTaskEvents(
     throw badInput(`first must be between 1 and ${MAX_EVENT_PAGE}`, { argument: 'first' });
   }
   const task = await loadTaskFor(deps.prisma, viewer, taskId, 'read');
-  const read = () => deps.prisma.taskEvent.findMany({ where: { workspaceId: task.workspaceId, taskId, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: first + 1 });
+  const types = typeSet(args);
+  const read = () =>
+    deps.prisma.taskEvent.findMany({
+      where: { workspaceId: task.workspaceId, taskId, seq: { gt: after }, ...(types ? { type: { in: [...types] } } : {}) },
+      orderBy: { seq: 'asc' },
+      take: first + 1,
+    });
   let rows = await read();
   // Events committed a moment ago may not have their workspace position yet (their cursor is
   // made from it): sequence the workspace and read again.

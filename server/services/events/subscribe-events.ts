@@ -9,6 +9,7 @@ import type { EventRow } from '../../channel/types.ts';
 import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
+import { filterStream, typeSet, type EventFilter } from './event-filter.ts';
 
 export async function subscribeTaskEvents(
   deps: Deps,
@@ -17,10 +18,12 @@ export async function subscribeTaskEvents(
   after: number,
   /** The transport's own "client went away" signal, when it has one (SSE). */
   transport?: AbortSignal,
+  filter?: EventFilter,
 ): Promise<AsyncIterableIterator<EventRow>> {
   if (!Number.isInteger(after) || after < 0) throw badInput('after must be a non-negative integer', { argument: 'after' });
   const task = await loadTaskFor(deps.prisma, viewer, taskId, 'read');
-  return closableStream((signal) => deps.hub.taskStream(task.id, task.workspaceId, after, signal), transport);
+  const types = typeSet(filter);
+  return closableStream((signal) => filterStream(deps.hub.taskStream(task.id, task.workspaceId, after, signal), types), transport);
 }
 
 /** Where a workspace stream starts: after the cursor, or at the live head when none is given. */
@@ -41,9 +44,11 @@ export async function subscribeWorkspaceEvents(
   workspaceId: string | null,
   after: string | null,
   transport?: AbortSignal,
+  filter?: EventFilter,
 ): Promise<AsyncIterableIterator<EventRow>> {
   const { ws, from } = await workspaceStart(deps, viewer, workspaceId, after);
-  return closableStream((signal) => deps.hub.workspaceStream(ws, from, signal), transport);
+  const types = typeSet(filter);
+  return closableStream((signal) => filterStream(deps.hub.workspaceStream(ws, from, signal), types), transport);
 }
 
 export type FeedItem = { kind: 'started'; workspaceId: string; position: number; cursor: string; resumed: boolean } | EventRow;
@@ -59,10 +64,12 @@ export async function subscribeWorkspaceFeed(
   workspaceId: string | null,
   after: string | null,
   transport?: AbortSignal,
+  filter?: EventFilter,
 ): Promise<AsyncIterableIterator<FeedItem>> {
   const { ws, from, resumed } = await workspaceStart(deps, viewer, workspaceId, after);
+  const types = typeSet(filter);
   return closableStream(async function* feed(signal: AbortSignal): AsyncGenerator<FeedItem> {
     yield { kind: 'started', workspaceId: ws, position: from, cursor: encodeWorkspaceCursor(ws, from), resumed };
-    yield* deps.hub.workspaceStream(ws, from, signal);
+    yield* filterStream(deps.hub.workspaceStream(ws, from, signal), types);
   }, transport);
 }

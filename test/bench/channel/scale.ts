@@ -101,7 +101,7 @@ async function appendRate(t: TestApp, tasks: string[], writers: number, ops: num
         const i = next++;
         if (i >= ops) return;
         try {
-          await appendNow(t.app.deps, tasks[w]!, [{ type: 'BENCH', actor: { kind: 'SYSTEM' }, payload: { i } }]);
+          await appendNow(t.app.deps, tasks[w]!, [{ type: 'NOTE', actor: { kind: 'SYSTEM' }, payload: { i } }]);
           done++;
         } catch {
           onError();

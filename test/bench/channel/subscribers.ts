@@ -110,7 +110,7 @@ async function runCase(job: ClientJob, deps: Parameters<typeof appendNow>[0], pr
   let appLast = 0;
   let baseLast = 0;
   const appOne = async (payload: Record<string, unknown>) => {
-    const out = await appendNow(deps, c.taskId, [{ type: 'BENCH', actor: { kind: 'SYSTEM' }, payload }]);
+    const out = await appendNow(deps, c.taskId, [{ type: 'NOTE', actor: { kind: 'SYSTEM' }, payload }]);
     appLast = Math.max(appLast, ...out.map((e) => e.seq));
   };
   let nextId = 0;

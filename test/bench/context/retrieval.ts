@@ -130,7 +130,7 @@ export async function benchMemoryRetrieval(opts: { quick: boolean; memories?: nu
           await memory.contextFor(task, step);
           load.retrievals++;
           for (let e = 0; e < 3 && !stop; e++) {
-            await appendNow(t.app.deps, task, [{ type: 'BENCH_STEP', actor: { kind: 'SYSTEM' }, payload: { w, step, e } }]);
+            await appendNow(t.app.deps, task, [{ type: 'NOTE', actor: { kind: 'SYSTEM' }, payload: { w, step, e } }]);
             load.appends++;
           }
         } catch {
