@@ -20,7 +20,9 @@ const config: CodegenConfig = {
     'web/gql/': {
       documents: ['web/**/*.{ts,tsx}', '!web/gql/**', '!web/.next/**'],
       preset: 'client',
-      presetConfig: { gqlTagName: 'graphql', fragmentMasking: false },
+      // Trusted documents: every operation of the web app gets a sha256 hash, and the server
+      // accepts the web app's requests only by those hashes (web/gql/persisted-documents.json).
+      presetConfig: { gqlTagName: 'graphql', fragmentMasking: false, persistedDocuments: { mode: 'embedHashInDocument', hashAlgorithm: 'sha256' } },
       config: {
         documentMode: 'string',
         useTypeImports: true,

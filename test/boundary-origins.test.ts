@@ -9,6 +9,7 @@ import { createToken } from '../server/auth/create-token.ts';
 import { revokeToken } from '../server/auth/revoke-token.ts';
 import { hashToken } from '../server/auth/tokens.ts';
 import { waitFor } from './helpers/wait.ts';
+import { persistedQueryExtension } from './helpers/trusted.ts';
 import { codes, LISTED, OTHER, post, sessionCookie, t, useBoundaryApp, wsId } from './helpers/boundary.ts';
 
 useBoundaryApp();
@@ -47,17 +48,17 @@ describe('origins and CORS', () => {
     const { cookie } = await sessionCookie(t.a.ownerToken);
     assert.ok(cookie);
     const headers = (origin: string) => ({ cookie: `atelier_session=${encodeURIComponent(cookie!)}`, 'x-atelier-csrf': '1', origin });
-    const read = await post('{ viewer { user { id } } }', {}, headers(OTHER));
+    const read = await post('WebViewer', {}, headers(OTHER));
     assert.deepEqual(codes(read), ['FORBIDDEN']);
     assert.equal(read.body.data ?? null, null);
-    const before = await t.app.deps.prisma.task.count();
-    const write = await post('mutation($i: CreateTaskInput!) { createTask(input: $i) { task { id } } }', { i: { workspaceId: wsId(), title: 'cross-origin' } }, headers(OTHER));
+    const before = await t.app.deps.prisma.message.count();
+    const write = await post('WebSendMessage', { input: { workspaceId: wsId(), text: 'cross-origin', idempotencyKey: 'cross-origin' } }, headers(OTHER));
     assert.deepEqual(codes(write), ['FORBIDDEN']);
-    assert.equal(await t.app.deps.prisma.task.count(), before);
-    const ok = await post('{ viewer { user { id } } }', {}, headers(LISTED));
+    assert.equal(await t.app.deps.prisma.message.count(), before);
+    const ok = await post('WebViewer', {}, headers(LISTED));
     assert.equal(ok.body.errors, undefined);
     assert.ok(ok.body.data.viewer.user.id);
-    const own = await post('{ viewer { user { id } } }', {}, headers(t.url));
+    const own = await post('WebViewer', {}, headers(t.url));
     assert.equal(own.body.errors, undefined);
   });
 
@@ -129,7 +130,12 @@ describe('sessions never outlive their token', () => {
         closed: (e) => (state.closed = { code: (e as { code: number }).code, reason: String((e as { reason?: unknown }).reason ?? ''), at: Date.now() }),
       },
     });
-    client.subscribe({ query: `subscription($w: ID!) { workspaceEvents(workspaceId: $w) { cursor } }`, variables: { w: wsId() } }, {
+    // As the web app subscribes: its trusted document by id with the cookie, a document with a token.
+    const subscription =
+      'cookie' in cred
+        ? { query: '', extensions: persistedQueryExtension('WebWorkspaceEvents'), variables: { workspaceId: wsId() } }
+        : { query: `subscription($w: ID!) { workspaceEvents(workspaceId: $w) { cursor } }`, variables: { w: wsId() } };
+    client.subscribe(subscription, {
       next: () => void state.events++,
       error: () => (state.ended = { how: 'error', at: Date.now() }),
       complete: () => (state.ended = { how: 'complete', at: Date.now() }),

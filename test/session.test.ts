@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { print } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { persistedQueryExtension, webDocumentId } from './helpers/trusted.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { ViewerQuery } from './helpers/documents.ts';
 
@@ -30,7 +31,12 @@ async function signIn(token: string, headers: Record<string, string> = { 'x-atel
 }
 const cookieOf = (setCookie: string) => setCookie.split(';')[0]!;
 const viewer = (headers: Record<string, string>) =>
-  fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: print(ViewerQuery) }) }).then(
+  fetch(`${t.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    // With the cookie, as the web app: its trusted document by id; with a token, the document itself.
+    body: JSON.stringify(headers.cookie ? { documentId: webDocumentId('WebViewer') } : { query: print(ViewerQuery) }),
+  }).then(
     async (r) => ({ status: r.status, body: (await r.json()) as { data?: { viewer: { user: { name: string } } }; errors?: { extensions?: { code?: string } }[] } }),
   );
 
@@ -79,7 +85,7 @@ test('a cookie WebSocket works from our origin and is refused from another', asy
         void client.dispose();
       };
       client.subscribe(
-        { query: print(ViewerQuery) },
+        { query: '', extensions: persistedQueryExtension('WebViewer') },
         {
           next: (r) => settle(r.data ? 'ok' : 'error'),
           error: (e) => settle(`closed ${(e as { code?: number }).code ?? ''}`),

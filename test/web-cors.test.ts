@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { toGlobalId } from './helpers/clients.ts';
 import { launch, shot } from './helpers/web.ts';
+import { webDocumentId } from './helpers/trusted.ts';
 
 let t: TestApp;
 let browser: Browser;
@@ -50,40 +51,44 @@ after(async () => {
 });
 
 type Attempt = { ok: boolean; status?: number; body?: string; error?: string };
+// With the cookie the browser sends what the web app sends: a trusted document by its id (a bare
+// operation name here, e.g. WebViewer); anything else is sent as a document of its own.
 const attempt = (p: Page, api: string, query: string, variables: Record<string, unknown> = {}) =>
   p.evaluate(
-    async ({ api, query, variables }): Promise<Attempt> => {
+    async ({ api, body }): Promise<Attempt> => {
       try {
         const r = await fetch(`${api}/graphql`, {
           method: 'POST',
           credentials: 'include',
           headers: { 'content-type': 'application/json', 'x-atelier-csrf': '1' },
-          body: JSON.stringify({ query, variables }),
+          body,
         });
         return { ok: true, status: r.status, body: await r.text() };
       } catch (e) {
         return { ok: false, error: String(e) };
       }
     },
-    { api, query, variables },
+    { api, body: JSON.stringify(/^Web\w+$/.test(query) ? { documentId: webDocumentId(query), variables } : { query, variables }) },
   );
 
 const CREATE = 'mutation($i: CreateTaskInput!) { createTask(input: $i) { task { id } } }';
+const send = (text: string) => ({ input: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), text, idempotencyKey: text } });
 
 describe('the session cookie across origins, in Chromium', () => {
   test("the server's own page reads with the cookie", async () => {
     await page.goto(`${t.url}/health`);
-    const r = await attempt(page, t.url, '{ viewer { user { name } } }');
+    const r = await attempt(page, t.url, 'WebViewer');
     assert.ok(r.ok, r.error);
     assert.match(r.body!, /Owner Alpha/);
   });
 
   test('a page on another port can neither read nor write with the cookie', async () => {
     const tasks = await t.app.deps.prisma.task.count();
+    const messages = await t.app.deps.prisma.message.count();
     await page.goto(foreign);
-    const read = await attempt(page, t.url, '{ viewer { user { name } } }');
+    const read = await attempt(page, t.url, 'WebViewer');
     assert.equal(read.ok, false, `read succeeded: ${read.body}`);
-    const write = await attempt(page, t.url, CREATE, { i: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), title: 'from another site' } });
+    const write = await attempt(page, t.url, 'WebSendMessage', send('from another site'));
     assert.equal(write.ok, false, `write succeeded: ${write.body}`);
     // A "simple" cross-site request needs no preflight: it reaches the server, which must refuse it.
     await page.evaluate(async ({ api, body }) => {
@@ -91,15 +96,16 @@ describe('the session cookie across origins, in Chromium', () => {
     }, { api: t.url, body: JSON.stringify({ query: CREATE, variables: { i: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), title: 'simple request' } } }) });
     await shot(page, 'cors-foreign-origin');
     assert.equal(await t.app.deps.prisma.task.count(), tasks);
+    assert.equal(await t.app.deps.prisma.message.count(), messages, 'no message was written either');
   });
 
   test('an allow-listed origin reads and writes with the cookie', async () => {
     await page.goto(listed);
-    const read = await attempt(page, t.url, '{ viewer { user { name } } }');
+    const read = await attempt(page, t.url, 'WebViewer');
     assert.ok(read.ok, read.error);
     assert.match(read.body!, /Owner Alpha/);
-    const write = await attempt(page, t.url, CREATE, { i: { workspaceId: toGlobalId('Workspace', t.a.workspaceId), title: 'from the listed site' } });
+    const write = await attempt(page, t.url, 'WebSendMessage', send('from the listed site'));
     assert.ok(write.ok, write.error);
-    assert.match(write.body!, /createTask/);
+    assert.match(write.body!, /"sendMessage":\{/);
   });
 });

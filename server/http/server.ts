@@ -18,6 +18,7 @@ import type { Deps } from '../services/deps.ts';
 import { isAppError } from '../errors.ts';
 import { ping } from '../store/health.ts';
 import { maskGraphQLError, type GraphQLServer } from './yoga.ts';
+import { arbitraryDocumentRefusal, documentIdOf, trustedDocuments, UNKNOWN_DOCUMENT } from './trusted-documents.ts';
 
 export type RunningServer = { url: string; port: number; close(): Promise<void> };
 
@@ -49,6 +50,11 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
+
+const forwardedProto = (v: string | string[] | undefined): Record<string, string> => {
+  const proto = Array.isArray(v) ? v[0] : v;
+  return proto ? { 'x-forwarded-proto': proto } : {};
+};
 
 const LANDING = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Atelier</title></head>
 <body style="font-family:system-ui;max-width:40rem;margin:4rem auto;line-height:1.5">
@@ -103,7 +109,7 @@ export async function startHttpServer(
       } catch {
         return sendJson(res, 400, { error: 'The file name is not valid percent-encoding' });
       }
-      return handleFile(deps, req, res, name);
+      return handleFile(deps, req, res, name, url.searchParams);
     }
     const isAuth = url.pathname === '/auth/session' || url.pathname === '/auth/signout';
     if (url.pathname !== '/graphql' && !isAuth) {
@@ -177,7 +183,7 @@ export async function startHttpServer(
   type Extra = { viewer?: Viewer; token?: string | null };
   // The credential of each open socket, re-checked every wsReauthMs: a revoked or expired token or
   // session closes its sockets (4401), ending their subscriptions, within one interval.
-  const credentials = new Map<object, { token: string | null; close(reason: string): void }>();
+  const credentials = new Map<object, { token: string | null; via: 'bearer' | 'cookie'; close(reason: string): void }>();
   const closeUnauthenticated = (socket: { close(code: number, reason: string): void }, message: string) =>
     // A close reason is at most 123 bytes; the code is what clients act on.
     socket.close(4401, `UNAUTHENTICATED: ${message}`.slice(0, 120));
@@ -217,7 +223,10 @@ export async function startHttpServer(
             : null);
         try {
           await authenticateToken(deps.prisma, token);
-          credentials.set(ctx.extra, { token, close: (reason) => closeUnauthenticated(ctx.extra.socket, reason) });
+          // The web app's cookie runs trusted documents only (trusted-documents.ts); a token from the
+          // params or the Authorization header may bring documents of its own.
+          const via = fromParams || header?.via === 'bearer' ? 'bearer' : 'cookie';
+          credentials.set(ctx.extra, { token, via, close: (reason) => closeUnauthenticated(ctx.extra.socket, reason) });
           return true;
         } catch (e) {
           if (!isAppError(e)) throw e;
@@ -245,15 +254,31 @@ export async function startHttpServer(
         // socket every operation type is allowed, mutations included.
         const enveloped = yoga.getEnveloped({
           viewer,
-          request: new Request(`http://${ctx.extra.request.headers.host ?? 'localhost'}/graphql`, { method: 'POST' }),
+          // The upgrade's Host and X-Forwarded-Proto: absolute URLs in answers start with its origin.
+          request: new Request(`http://${ctx.extra.request.headers.host ?? 'localhost'}/graphql`, {
+            method: 'POST',
+            headers: forwardedProto(ctx.extra.request.headers['x-forwarded-proto']),
+          }),
           params: payload,
         } as never);
         // Every error goes through the HTTP transport's masking, so a bad document gets the same
         // extensions.code (and sentence) on HTTP, SSE and WebSocket.
         const fail = (errors: readonly unknown[]) => errors.map((e) => socketError(mask(e)));
+        // A trusted document's id runs the document it names, whatever text came with it; a
+        // document of the subscriber's own runs only where the credential may send those.
+        const documentId = documentIdOf(payload as { documentId?: unknown; extensions?: unknown });
+        let query = payload.query;
+        if (documentId) {
+          const trusted = trustedDocuments().get(documentId);
+          if (!trusted) return [new GraphQLError(UNKNOWN_DOCUMENT, { extensions: { code: 'BAD_USER_INPUT', reason: 'UNKNOWN_DOCUMENT_ID' } })];
+          query = trusted;
+        } else {
+          const refusal = await arbitraryDocumentRefusal(deps.prisma, cred ? { token: cred.token ?? '', via: cred.via } : null, viewer.memberships.keys());
+          if (refusal) return [new GraphQLError(refusal, { extensions: { code: 'FORBIDDEN' } })];
+        }
         let document;
         try {
-          document = enveloped.parse(payload.query);
+          document = enveloped.parse(query);
         } catch (e) {
           return fail([e]);
         }

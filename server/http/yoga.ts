@@ -3,7 +3,9 @@
 import { GraphQLError } from 'graphql';
 import { createYoga, type GraphiQLOptions, type Plugin, type YogaInitialContext } from 'graphql-yoga';
 import { checkCsrf, credentialOf } from './session.ts';
-import { checkCookieOrigin, corsOptionsFor } from './origins.ts';
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { arbitraryDocumentRefusal, documentIdOf, trustedDocuments, UNKNOWN_DOCUMENT } from './trusted-documents.ts';
+import { checkCookieOrigin, corsOptionsFor, requestOrigin } from './origins.ts';
 import { authenticateToken, type Viewer } from '../auth/viewer.ts';
 import type { Deps } from '../services/deps.ts';
 import { AppError, httpStatusOf, isAppError, type ErrorCode } from '../errors.ts';
@@ -176,6 +178,23 @@ export function createGraphQLServer(deps: Deps) {
     },
   };
 
+  // Trusted documents (trusted-documents.ts): an id is resolved from the manifest by Yoga's
+  // persisted-operations plugin; a document of the request's own is let through here and judged by
+  // the context factory, once the credential (cookie or token, and its workspace) is known.
+  const ownDocuments = new WeakSet<Request>();
+  const persisted = usePersistedOperations({
+    extractPersistedOperationId: (params) => documentIdOf(params as { documentId?: unknown; extensions?: unknown }),
+    getPersistedOperation: (id) => trustedDocuments().get(id) ?? null,
+    allowArbitraryOperations: (request) => {
+      ownDocuments.add(request);
+      return true;
+    },
+    customErrors: {
+      notFound: { message: UNKNOWN_DOCUMENT, extensions: { code: 'BAD_USER_INPUT', reason: 'UNKNOWN_DOCUMENT_ID' } },
+      keyNotFound: { message: 'Send a document (query) or the id of a trusted document (documentId).', extensions: { code: 'BAD_USER_INPUT' } },
+    },
+  });
+
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -195,7 +214,7 @@ export function createGraphQLServer(deps: Deps) {
     maskedErrors: { maskError: maskError(deps) },
     // Yoga's parser cache, keeping no document longer than any real one (limits.ts).
     parserAndValidationCache: parserCache(),
-    plugins: [requireCredential, ...limits, chargeMutations, authorizeMutations, inputGuard, ensureCodes],
+    plugins: [requireCredential, persisted, ...limits, chargeMutations, authorizeMutations, inputGuard, ensureCodes],
     context: async (initial: YogaInitialContext & ServerContext): Promise<Context> => {
       let viewer = initial.viewer;
       if (!viewer) {
@@ -205,13 +224,23 @@ export function createGraphQLServer(deps: Deps) {
           checkCsrf(cred, initial.request.headers);
           checkCookieOrigin(cred, initial.request.headers, deps.config.allowedOrigins ?? []);
           viewer = await authenticateToken(deps.prisma, cred?.token ?? null);
+          if (ownDocuments.has(initial.request)) {
+            const refusal = await arbitraryDocumentRefusal(deps.prisma, cred, viewer.memberships.keys());
+            if (refusal) throw new AppError('FORBIDDEN', refusal);
+          }
         } catch (e) {
           if (isAppError(e)) throw new RequestError(e.code, e.message);
           throw e;
         }
       }
       if (!limiter.take(viewer.credentialId)) throw rateLimited(viewer.credentialId, 1);
-      return { deps, viewer, loaders: createLoaders(deps, viewer), signal: initial.viewer ? undefined : initial.request.signal };
+      return {
+        deps,
+        viewer,
+        loaders: createLoaders(deps, viewer),
+        publicUrl: deps.config.files?.publicUrl ?? requestOrigin(initial.request),
+        signal: initial.viewer ? undefined : initial.request.signal,
+      };
     },
   });
 }

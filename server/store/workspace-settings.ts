@@ -1,7 +1,7 @@
 // Statements on workspace_settings: one row per workspace holding the confirmation-free amounts,
 // the autonomy level and the task budget cap. The row is also the lock that serialises a
 // workspace's paid actions and changes to its settings.
-import type { Tx } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import type { AutonomyLevel } from '../domain/approval-policy.ts';
 
 export type SettingsRow = {
@@ -34,4 +34,11 @@ export async function lockWorkspaceSettings(tx: Tx, workspaceId: string): Promis
   await insertDefaultSettings(tx, workspaceId);
   const rows = await lockSettingsRow(tx, workspaceId);
   return rows[0]!;
+}
+
+/** Whether any of these workspaces accepts only trusted documents (one indexed read by key). */
+export async function anyTrustedDocumentsOnly(db: Db, workspaceIds: readonly string[]): Promise<boolean> {
+  if (workspaceIds.length === 0) return false;
+  const row = await db.workspaceSettings.findFirst({ where: { workspaceId: { in: [...workspaceIds] }, trustedDocumentsOnly: true }, select: { workspaceId: true } });
+  return row !== null;
 }

@@ -2,6 +2,7 @@
 import { after, before } from 'node:test';
 import { startTestApp, type TestApp } from './app.ts';
 import { toGlobalId } from './clients.ts';
+import { webDocumentId } from './trusted.ts';
 
 export let t: TestApp;
 export const OTHER = 'http://127.0.0.1:1'; // another port of the same host: another origin
@@ -13,7 +14,8 @@ export async function post(query: string, variables: Record<string, unknown> = {
   const res = await fetch(`${t.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-    body: JSON.stringify({ query, variables }),
+    // A bare operation name (WebViewer, …) is the web app's trusted document, sent by id as it does.
+    body: JSON.stringify(/^Web\w+$/.test(query) ? { documentId: webDocumentId(query), variables } : { query, variables }),
   });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Gql['body'] };
 }

@@ -27,6 +27,15 @@ export function describeError(e: unknown): string {
   return 'Something went wrong. Please try again.';
 }
 
+/**
+ * How the web app sends an operation: by the id codegen gave it (web/gql/persisted-documents.json),
+ * which the server runs for the web app's session; the text only for a document without one.
+ */
+export function trustedDocument(doc: unknown): { documentId: string } | { query: string } {
+  const hash = (doc as { __meta__?: { hash?: unknown } } | null)?.__meta__?.hash;
+  return typeof hash === 'string' ? { documentId: hash } : { query: String(doc) };
+}
+
 type GqlResponse<T> = { data?: T | null; errors?: { message: string; extensions?: { code?: string; [k: string]: unknown } }[] };
 
 export async function request<TResult, TVars>(
@@ -40,7 +49,8 @@ export async function request<TResult, TVars>(
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', 'x-atelier-csrf': '1' },
-      body: JSON.stringify({ query: String(doc), variables: variables ?? {} }),
+      // A trusted document goes by its id (the server holds the text); see trustedDocument().
+      body: JSON.stringify({ ...trustedDocument(doc), variables: variables ?? {} }),
       signal: opts.signal,
     });
   } catch (e) {

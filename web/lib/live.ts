@@ -4,11 +4,12 @@
 // consumers dedupe by seq/cursor, so nothing doubles either. Dead sockets are found by ping/pong.
 import { createClient, type Client } from 'graphql-ws';
 import type { TypedDocumentString } from '../gql/graphql';
+import { trustedDocument } from './client';
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'offline';
 
 type Sub = {
-  make: () => { query: string; variables: Record<string, unknown> };
+  make: () => { query: string; variables: Record<string, unknown>; extensions?: Record<string, unknown> };
   onData: (data: unknown) => void;
   onError?: (message: string) => void;
   stop?: () => void;
@@ -162,7 +163,14 @@ class Live {
     onError?: (message: string) => void,
   ): () => void {
     this.start();
-    const sub: Sub = { make: () => ({ query: String(doc), variables: variables() }), onData: onData as (d: unknown) => void, onError };
+    // The socket names the trusted document by its id (the server runs the text it holds for it).
+    const id = trustedDocument(doc);
+    const persisted = 'documentId' in id ? { persistedQuery: { version: 1, sha256Hash: id.documentId.replace(/^sha256:/, '') } } : undefined;
+    const sub: Sub = {
+      make: () => ({ query: 'documentId' in id ? '' : id.query, variables: variables(), ...(persisted ? { extensions: persisted } : {}) }),
+      onData: onData as (d: unknown) => void,
+      onError,
+    };
     this.subs.add(sub);
     this.run(sub);
     return () => {

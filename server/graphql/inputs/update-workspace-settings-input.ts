@@ -2,13 +2,18 @@ import { builder } from '../builder.ts';
 import { AutonomyLevelEnum } from '../enums/autonomy-level.ts';
 
 export const UpdateWorkspaceSettingsInput = builder.inputType('UpdateWorkspaceSettingsInput', {
+  description: "Changes of the workspace's settings; fields left out stay as they are.",
   fields: (t) => ({
-    workspaceId: t.id({ required: true }),
+    workspaceId: t.id({ required: true, description: 'The workspace (Workspace.id).' }),
     baseVersion: t.int({ required: false, description: 'The version you edited; a stale one is a CONFLICT.' }),
-    perActionFreeCents: t.int({ required: false }),
-    dailyFreeCents: t.int({ required: false }),
-    autonomy: t.field({ type: AutonomyLevelEnum, required: false }),
-    taskBudgetCapCents: t.int({ required: false }),
+    perActionFreeCents: t.int({ required: false, description: 'Paid actions up to this price (US cents) need no confirmation (below the daily amount).' }),
+    dailyFreeCents: t.int({ required: false, description: 'Spending per UTC day (US cents, workspace-wide) that needs no confirmation.' }),
+    autonomy: t.field({ type: AutonomyLevelEnum, required: false, description: 'The autonomy level.' }),
+    taskBudgetCapCents: t.int({ required: false, description: 'Default hard cap for a task, in US cents.' }),
     clearTaskBudgetCap: t.boolean({ required: false, description: 'Remove the default task cap.' }),
+    trustedDocumentsOnly: t.boolean({
+      required: false,
+      description: "True: this workspace's tokens may run only trusted documents (the web app's persisted operations), not documents of their own.",
+    }),
   }),
 });

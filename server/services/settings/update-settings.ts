@@ -29,6 +29,7 @@ export const UpdateSettingsInput = z.object({
   dailyFreeCents: cents.optional(),
   autonomy: Autonomy.optional(),
   taskBudgetCapCents: cents.nullable().optional(),
+  trustedDocumentsOnly: z.boolean().optional(),
 });
 
 export async function updateSettings(deps: Deps, viewer: Viewer, raw: z.input<typeof UpdateSettingsInput>) {
@@ -50,6 +51,7 @@ export async function updateSettings(deps: Deps, viewer: Viewer, raw: z.input<ty
         dailyFreeCents: input.dailyFreeCents,
         autonomy: input.autonomy,
         taskBudgetCapCents: input.taskBudgetCapCents,
+        trustedDocumentsOnly: input.trustedDocumentsOnly,
         version: { increment: 1 },
         updatedById: viewer.userId,
       },
