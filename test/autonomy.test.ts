@@ -264,8 +264,10 @@ describe('in a running task', () => {
     assert.equal(list.version, c.version + 1);
     assert.deepEqual(list.items.map((i) => [i.id, i.status]), [['brief', 'TODO'], ['moodboard', 'TODO']]);
     assert.equal((await task(id)).planApprovedVersion, list.version, 'a person with the approve scope who edits the plan approves it');
-    const bad = await gql(t.url, t.a.ownerToken, Edit, { input: { taskId: toGlobalId('Task', id), baseVersion: list.version, items: [{ title: 'Print it', kind: 'PRINT' }] } });
-    assert.equal(bad.errors?.[0]?.extensions?.code, 'CONFLICT');
+    // A kind the platform has no capability for is not a kind at all (ChecklistItemKind).
+    const bad = await gql(t.url, t.a.ownerToken, Edit, { input: { taskId: toGlobalId('Task', id), baseVersion: list.version, items: [{ title: 'Print it', kind: 'PRINT' as never }] } });
+    assert.equal(bad.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
+    assert.equal((await readChecklist(prisma(), id))!.version, list.version, 'nothing written');
     const ro = await gql(t.url, t.a.readToken, Edit, { input: { taskId: toGlobalId('Task', id), baseVersion: list.version, items: [{ title: 'x' }] } });
     assert.equal(ro.errors?.[0]?.extensions?.code, 'FORBIDDEN');
   });

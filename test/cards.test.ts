@@ -49,8 +49,11 @@ const uuid = (gid: string) => fromGlobalId(gid).id;
 /** A message about an object two running tasks use: the thread asks which task it is for. */
 async function askAbout(text: string, titles = ['Harbour banner north', 'Harbour banner south']) {
   const tasks = await Promise.all(titles.map((title) => prisma().task.create({ data: { workspaceId: t.a.workspaceId, title, goal: title, status: 'RUNNING' } })));
-  const objectId = `obj-${++n}`;
-  await prisma().taskObjectRef.createMany({ data: tasks.map((x) => ({ taskId: x.id, objectId })) });
+  const object = await prisma().workspaceObject.create({
+    data: { workspaceId: t.a.workspaceId, kind: 'DOCUMENT', name: `Banner ${++n}`, currentVersion: 1, createdByKind: 'USER', createdById: t.a.ownerId },
+  });
+  await prisma().taskObjectRef.createMany({ data: tasks.map((x) => ({ taskId: x.id, objectId: object.id })) });
+  const objectId = toGlobalId('WorkspaceObject', object.id);
   const sent = (await gqlOk(t.url, t.a.ownerToken, SendMessage, { input: { workspaceId: ws, text, objectId, idempotencyKey: key('ask') } })).sendMessage;
   assert.equal(sent.route.outcome, 'CLARIFY');
   assert.ok(sent.card, 'a card asks which task');
@@ -145,8 +148,9 @@ describe('answerCard', () => {
     assert.equal((await answer(card.id, create, key(), t.a.readToken)).errors?.[0]?.extensions?.code, 'FORBIDDEN', 'a read-only token');
     assert.equal((await answer(card.id, 'no-such-option')).errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
     assert.equal((await answer('not-a-card', create)).errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
-    assert.equal((await answer('00000000-0000-4000-8000-000000000000', create)).errors?.[0]?.extensions?.code, 'NOT_FOUND');
-    const row = await prisma().card.findUniqueOrThrow({ where: { id: card.id } });
+    assert.equal((await answer('00000000-0000-4000-8000-000000000000', create)).errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', 'a raw key is no id');
+    assert.equal((await answer(toGlobalId('Approval', '00000000-0000-4000-8000-000000000000'), create)).errors?.[0]?.extensions?.code, 'NOT_FOUND');
+    const row = await prisma().card.findUniqueOrThrow({ where: { id: uuid(card.id) } });
     assert.deepEqual([row.status, row.choice], ['OPEN', null], 'nothing was answered');
     assert.ok((await answer(card.id, create)).data?.answerCard.task, 'its asker still can');
   });

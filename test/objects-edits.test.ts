@@ -99,15 +99,20 @@ test('collections are ordered references to objects of the same workspace (no co
   const foreign = await gqlOk(t.url, t.b.ownerToken, CreateObject, {
     input: { workspaceId: toGlobalId('Workspace', t.b.workspaceId), kind: 'DOCUMENT', name: 'theirs', content: { markdown: '' } },
   });
-  const items = [b, a].map((g) => ({ objectId: fromGlobalId(g).id }));
+  // Items name objects by their global ids, in and out.
+  const items = [b, a].map((g) => ({ objectId: g }));
   const c = await gqlOk(t.url, t.a.ownerToken, CreateObject, { input: { workspaceId: wsA(), kind: 'COLLECTION', name: 'Moodboard', content: { items } } });
   const q = await gqlOk(t.url, t.a.readToken, ObjectNode, { id: c.createObject.object.id });
   assert.ok(q.node && 'content' in q.node);
   assert.deepEqual(q.node.content, { items }, 'order kept, ids only');
   const bad = await gql(t.url, t.a.ownerToken, UpdateObject, {
-    input: { objectId: c.createObject.object.id, baseVersion: 1, content: { items: [...items, { objectId: fromGlobalId(foreign.createObject.object.id).id }] } },
+    input: { objectId: c.createObject.object.id, baseVersion: 1, content: { items: [...items, { objectId: foreign.createObject.object.id }] } },
   });
   assert.equal(bad.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
+  const rawKey = await gql(t.url, t.a.ownerToken, UpdateObject, {
+    input: { objectId: c.createObject.object.id, baseVersion: 1, content: { items: [{ objectId: fromGlobalId(a).id }] } },
+  });
+  assert.deepEqual([rawKey.errors?.[0]?.extensions?.code, rawKey.errors?.[0]?.message], ['BAD_USER_INPUT', 'input.content.items.0.objectId is not a valid id']);
   assert.equal((await versionsOf(fromGlobalId(c.createObject.object.id).id)).length, 1);
   // The same idempotency key returns the same object instead of a second one.
   const k1 = await gqlOk(t.url, t.a.ownerToken, CreateObject, { input: { workspaceId: wsA(), kind: 'DOCUMENT', name: 'Once', content: { markdown: 'x' }, idempotencyKey: 'once' } });

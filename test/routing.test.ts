@@ -58,10 +58,14 @@ describe('deterministic routes', () => {
   test('an object tied to one task routes to it; tied to two, the user is asked', async () => {
     const a = await makeTask('Logo refresh');
     const b = await makeTask('Website hero image');
-    await t.app.deps.prisma.taskObjectRef.createMany({ data: [{ taskId: a.id, objectId: 'obj-logo' }, { taskId: a.id, objectId: 'obj-shared' }, { taskId: b.id, objectId: 'obj-shared' }] });
-    const one = await sendOk('slightly thinner strokes', { objectId: 'obj-logo' });
+    // Objects of the workspace (sendMessage takes an object's global id, and only of an object that exists).
+    const object = (name: string) =>
+      t.app.deps.prisma.workspaceObject.create({ data: { workspaceId: t.a.workspaceId, kind: 'DOCUMENT', name, currentVersion: 1, createdByKind: 'USER', createdById: t.a.ownerId } });
+    const [logo, shared] = [await object('Logo'), await object('Shared hero')];
+    await t.app.deps.prisma.taskObjectRef.createMany({ data: [{ taskId: a.id, objectId: logo.id }, { taskId: a.id, objectId: shared.id }, { taskId: b.id, objectId: shared.id }] });
+    const one = await sendOk('slightly thinner strokes', { objectId: toGlobalId('WorkspaceObject', logo.id) });
     assert.deepEqual([one.route.outcome, one.route.method, one.task?.id], ['EXISTING_TASK', 'DETERMINISTIC', toGlobalId('Task', a.id)]);
-    const two = await sendOk('crop it tighter', { objectId: 'obj-shared' });
+    const two = await sendOk('crop it tighter', { objectId: toGlobalId('WorkspaceObject', shared.id) });
     assert.equal(two.route.outcome, 'CLARIFY');
     assert.equal(two.card?.options.filter((o) => o.action === 'continue').length, 2);
   });

@@ -46,7 +46,7 @@ describe('offline product path', () => {
       'COMPLETED',
     );
     const types = s.collector.items.map((x) => x.taskEvents.type);
-    for (const expected of ['TASK_CREATED', 'TURN_STARTED', 'STEP_DECIDED', 'TOOL_CALL_STARTED', 'NOTE', 'TOOL_CALL_DONE', 'TURN_ENDED']) {
+    for (const expected of ['TASK_CREATED', 'TURN_STARTED', 'STEP_DECIDED', 'TOOL_CALL_STARTED', 'NOTE', 'TOOL_CALL_DONE', 'TURN_ENDED'] as const) {
       assert.ok(types.includes(expected), `${expected} in ${types.join(',')}`);
     }
     const modelCall = s.collector.items.find((x) => x.taskEvents.type === 'MODEL_CALL');
@@ -62,7 +62,8 @@ describe('offline product path', () => {
     const [s0, s1] = j.task.turns[0]!.steps;
     assert.equal(s0!.toolCalls[0]!.name, 'add_note');
     assert.equal(s0!.toolCalls[0]!.status, 'DONE');
-    assert.match(s0!.toolCalls[0]!.id, /^[0-9a-f-]{36}:0:0$/);
+    assert.deepEqual(fromGlobalId(s0!.toolCalls[0]!.id).type, 'ToolCall');
+    assert.match(fromGlobalId(s0!.toolCalls[0]!.id).id, /^[0-9a-f-]{36}:0:0$/, "the global id of the turn's first call");
     assert.match(s1!.message, /offline model/);
     assert.equal(s1!.toolCalls.length, 0);
     s.stop();

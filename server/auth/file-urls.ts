@@ -1,4 +1,4 @@
-// Signed file URLs: GET /files/<name>?ws=<workspace>&exp=<unix seconds>&sig=<signature> serves one
+// Signed file URLs: GET /files/<name>?ws=<workspace global id>&exp=<unix seconds>&sig=<signature> serves one
 // generated file with no credential until `exp` — what an <img>, a download link or curl can use.
 // The signature is HMAC-SHA256, keyed by a server secret, over the workspace, the file name and the
 // expiry, so changing any of them (or the signature) makes the URL invalid; the route then still
@@ -38,7 +38,8 @@ export function expiryFor(ttlSeconds: number, nowMs: number): number {
 export function signFileUrl(key: FileUrlKey, p: { workspaceId: string; name: string; nowMs?: number; exp?: number }): { path: string; expiresAt: Date } {
   const exp = p.exp ?? expiryFor(key.ttlSeconds, p.nowMs ?? Date.now());
   const sig = mac(key.secret, { workspaceId: p.workspaceId, name: p.name, exp }).toString('base64url');
-  const query = new URLSearchParams({ ws: p.workspaceId, exp: String(exp), sig });
+  // The workspace as the API names it everywhere: its global id.
+  const query = new URLSearchParams({ ws: Buffer.from(`Workspace:${p.workspaceId}`, 'utf8').toString('base64'), exp: String(exp), sig });
   return { path: `/files/${encodeURIComponent(p.name)}?${query}`, expiresAt: new Date(exp * 1000) };
 }
 
@@ -50,7 +51,7 @@ export type FileUrlCheck = { ok: true; workspaceId: string } | { ok: false; reas
  * genuine one that ran out is told it expired.
  */
 export function verifyFileUrl(secret: string, name: string, q: URLSearchParams, nowMs = Date.now()): FileUrlCheck {
-  const ws = q.get('ws') ?? '';
+  const ws = /^Workspace:(.*)$/.exec(Buffer.from(q.get('ws') ?? '', 'base64').toString('utf8'))?.[1] ?? '';
   const expText = q.get('exp') ?? '';
   const sig = q.get('sig') ?? '';
   if (!FILE_NAME.test(name) || !UUID.test(ws) || !/^\d{1,12}$/.test(expText) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return { ok: false, reason: 'invalid' };

@@ -9,6 +9,7 @@ import type { Viewer } from '../auth/viewer.ts';
 import { loadEventPayloads } from '../services/events/load-payloads.ts';
 import { loadDataKeys, loadTasksWithheld } from '../services/events/data-keys.ts';
 import type { Deps } from '../services/deps.ts';
+import { loadJobs } from '../services/generation/list-task-jobs.ts';
 import { loadMemoryUses, loadMemoryVersions } from '../services/memory/memory-history.ts';
 import { loadCardsOfMessages, loadDeliveries, loadRoutesOfMessages } from '../services/messages/message-details.ts';
 import { loadObjectIdsOfTasks, loadTaskIdsOfObjects } from '../services/objects/list-objects.ts';
@@ -30,6 +31,8 @@ export function createLoaders(deps: Deps, viewer: Viewer) {
     task: loader(loadTasks),
     /** The rounds of a line of work by the line's id (its first round's), first to latest. */
     lineRounds: loader(loadLineRounds),
+    /** Generation jobs of visible workspaces. */
+    job: loader(loadJobs),
     /** Shared workspace objects (deleted ones too: their history stays readable). */
     object: loader(loadObjects),
     /** Object versions never change once written, so caching them for the request is always right. */

@@ -194,7 +194,7 @@ export function TaskPanel({ taskId }: { taskId: string }) {
       // A candidate names its job, its file or the object its picture was saved as.
       const job = jobForRef(objectId, jobs);
       const f = job?.status === 'SUCCEEDED' ? job.files[0] : undefined;
-      const name = job?.asset ? objects.find((o) => rawId(o.id) === rawId(job.asset!.id))?.name : undefined;
+      const name = job?.asset ? objects.find((o) => rawId(o.id) === rawId(job.asset!.id))?.title : undefined;
       return job ? { src: f ? fileUrl(f.name) : null, mime: f?.mime ?? '', name: name ?? job.prompt } : null;
     };
   }, [task?.jobs, task?.objects]);
@@ -203,7 +203,7 @@ export function TaskPanel({ taskId }: { taskId: string }) {
       (task?.objects ?? [])
         .filter((o) => o.kind === 'DOCUMENT' && o.current?.markdown)
         .sort((x, y) => y.updatedAt.localeCompare(x.updatedAt))
-        .map((o) => ({ name: o.name, markdown: o.current!.markdown! })),
+        .map((o) => ({ name: o.title, markdown: o.current!.markdown! })),
     [task?.objects],
   );
   const nameOf = (ref: string) => {

@@ -2,7 +2,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { WebTasksQuery } from '../gql/graphql';
 import { ApiError, describeError, newKey, request } from '../lib/client';
-import { AnswerCardDoc, RerouteDoc, SendMessageDoc, ThreadDoc } from '../lib/documents';
+import { AnswerQuestionDoc, RerouteDoc, SendMessageDoc, ThreadDoc } from '../lib/documents';
 import { useBusVersion } from '../lib/bus';
 import { useGql, useSession, useThrottled } from '../lib/hooks';
 
@@ -77,18 +77,19 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
     }
   }
 
-  // A card's answer sends only the choice: the server routes the message the card asked about (its
-  // own words, never the button's label). One key per card, kept across retries of the same click.
+  // A question's answer sends only the choice (a PICK): the server routes the message the question
+  // asked about (its own words, never the button's label). One key per question and option, kept
+  // across retries of the same click.
   const answerKeys = useRef(new Map<string, string>());
-  async function answer(cardId: string, optionId: string) {
+  async function answer(approvalId: string, optionId: string) {
     setSending(true);
     setSendError(null);
-    const key = answerKeys.current.get(`${cardId}:${optionId}`) ?? newKey();
-    answerKeys.current.set(`${cardId}:${optionId}`, key);
+    const key = answerKeys.current.get(`${approvalId}:${optionId}`) ?? newKey();
+    answerKeys.current.set(`${approvalId}:${optionId}`, key);
     try {
-      const r = await request(AnswerCardDoc, { input: { cardId, optionId, idempotencyKey: key } });
+      const r = await request(AnswerQuestionDoc, { input: { approvalId, decision: 'PICK', choice: optionId, idempotencyKey: key } });
       await reload();
-      const taskId = r.answerCard.task?.id ?? r.answerCard.route.task?.id;
+      const taskId = r.resolveApproval.approval.message?.route?.task?.id;
       if (taskId) selectTask(taskId);
     } catch (e) {
       // Answered meanwhile (another window): show the answer that stands.
@@ -142,9 +143,9 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
           // A clarification card is shown once, as the assistant's reply that asks the question.
           const prev = messages[idx - 1];
           const next = messages[idx + 1];
-          const inherited = m.role === 'ASSISTANT' && !m.card && prev?.card && prev.card.prompt === m.text ? prev.card : null;
-          const card = inherited ?? (m.card && !(next?.role === 'ASSISTANT' && !next.card && next.text === m.card.prompt) ? m.card : null);
-          const showText = !(card && m.role === 'ASSISTANT' && card.prompt === m.text);
+          const inherited = m.role === 'ASSISTANT' && !m.approval && prev?.approval && prev.approval.title === m.text ? prev.approval : null;
+          const card = inherited ?? (m.approval && !(next?.role === 'ASSISTANT' && !next.approval && next.text === m.approval.title) ? m.approval : null);
+          const showText = !(card && m.role === 'ASSISTANT' && card.title === m.text);
           return (
           <li key={m.id} className={`msg msg-${m.role.toLowerCase()}`} data-testid="message">
             {showText && <div className="bubble">{m.text}</div>}
@@ -192,8 +193,8 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
               </div>
             )}
             {card && (
-              <div className="card clarify" role="group" aria-label={card.prompt}>
-                <p>{card.prompt}</p>
+              <div className="card clarify" role="group" aria-label={card.title}>
+                <p>{card.title}</p>
                 <div className="options">
                   {card.options.map((o) => (
                     <button
@@ -201,7 +202,8 @@ export function Thread({ tasks, selectTask }: { tasks: TaskRef[]; selectTask: (i
                       type="button"
                       className={`btn ${card.choice === o.id ? 'primary' : 'secondary'}`}
                       aria-pressed={card.choice === o.id}
-                      disabled={card.status !== 'OPEN' || sending}
+                      disabled={card.status !== 'PENDING' || sending || !session.canApprove}
+                      title={session.canApprove ? undefined : 'Answering needs the approve scope'}
                       onClick={() => void answer(card.id, o.id)}
                     >
                       {o.label}

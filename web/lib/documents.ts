@@ -27,7 +27,7 @@ export const ThreadDoc = graphql(`
               createdAt
               delivery { state step }
               route { outcome method reason superseded task { id title kind status } }
-              card { id kind prompt status choice options { id label action task { id title } } }
+              approval { id kind title status choice options { id label task { id title } } }
             }
           }
         }
@@ -102,7 +102,7 @@ export const TaskDoc = graphql(`
       round
       rounds { ...WebRound }
       language
-      objects { id kind name currentVersion updatedAt current { markdown } }
+      objects { id kind title currentVersion updatedAt current { markdown } }
     }
   }
 `);
@@ -146,13 +146,11 @@ export const WorkspaceEventsSub = graphql(`
   }
 `);
 
-export const AnswerCardDoc = graphql(`
-  mutation WebAnswerCard($input: AnswerCardInput!) {
-    answerCard(input: $input) {
-      duplicate
-      card { id status choice }
-      route { outcome reason task { id title } }
-      task { id title }
+/** A question of the thread answered: the message it asked about is routed by the option picked. */
+export const AnswerQuestionDoc = graphql(`
+  mutation WebAnswerQuestion($input: ResolveApprovalInput!) {
+    resolveApproval(input: $input) {
+      approval { id status choice message { id route { outcome reason task { id title } } } }
     }
   }
 `);
@@ -165,7 +163,7 @@ export const SendMessageDoc = graphql(`
       reply { id text }
       route { outcome reason task { id title } }
       task { id title }
-      card { id }
+      approval { id }
     }
   }
 `);
@@ -252,10 +250,10 @@ export const ObjectCardFields = graphql(`
   fragment WebObjectCard on WorkspaceObject {
     id
     kind
-    name
+    title
     currentVersion
     updatedAt
-    current { file { path mime width height } provenance }
+    current { file { name url mime width height } provenance }
   }
 `);
 

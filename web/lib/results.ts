@@ -6,7 +6,7 @@ export type ResultJob = { id: string; kind: string; status: string; createdAt: s
 export type ResultStep = { id: string; title: string; kind: string; count: number; status: string; artifacts?: readonly string[] | null };
 export type ResultOption = { label: string; objectId?: string | null };
 
-/** The database id inside a global id ("Type:uuid", base64), as event payloads and refs carry it. */
+/** The database id inside a global id ("Type:uuid", base64); a raw id (as event payloads may carry) as it is. */
 export const rawId = (gid: string) => {
   try {
     const s = atob(gid);
@@ -39,7 +39,7 @@ export function groupResults<J extends ResultJob>(
   const chosen = new Set<string>();
   const placed = new Set<string>();
   const groups: ResultGroup<J>[] = [];
-  const optionLabel = (j: J) => (j.asset ? options.find((o) => o.objectId && o.objectId === rawId(j.asset!.id))?.label : undefined);
+  const optionLabel = (j: J) => (j.asset ? options.find((o) => o.objectId && rawId(o.objectId) === rawId(j.asset!.id))?.label : undefined);
   for (const step of steps ?? []) {
     const linked = (step.artifacts ?? []).map((a) => jobForRef(a, sorted)).filter((j): j is J => !!j);
     if (step.kind === 'CHECKPOINT') {
@@ -85,7 +85,9 @@ export type TextPart = { text: string; ref?: string };
  */
 export function linkParts(text: string, name: (ref: string) => string | undefined): TextPart[] {
   const parts: TextPart[] = [];
-  const re = /\[([^\]]{1,200})\]\(((?:job|object):[0-9a-f-]{36})\)|\b((?:job|object):[0-9a-f-]{36})\b/g;
+  // A result is named by a global id (base64 "<Type>:<uuid>", as the API gives it) or, in event
+  // payloads, by its raw uuid.
+  const re = /\[([^\]]{1,200})\]\(((?:job|object):(?:[0-9a-f-]{36}|[A-Za-z0-9+/]{20,}={0,2}))\)|\b((?:job|object):(?:[0-9a-f-]{36}|[A-Za-z0-9+/]{20,}={0,2}))(?![A-Za-z0-9+/=])/g;
   let at = 0;
   for (const m of text.matchAll(re)) {
     if (m.index! > at) parts.push({ text: text.slice(at, m.index) });

@@ -1,6 +1,7 @@
 // A task's events as a readable timeline of milestones (the raw log stays behind a toggle).
 /** A delivery's text with its links read as their names ("[Poster 1](object:…)" → "Poster 1"). */
-const plainText = (text: string) => text.replace(/\[([^\]]{1,200})\]\((?:job|object):[0-9a-f-]{36}\)/g, '$1').replace(/\b(?:job|object):[0-9a-f-]{36}\b/g, 'a result');
+const REF = '(?:job|object):(?:[0-9a-f-]{36}|[A-Za-z0-9+/]{20,}={0,2})';
+const plainText = (text: string) => text.replace(new RegExp(`\\[([^\\]]{1,200})\\]\\(${REF}\\)`, 'g'), '$1').replace(new RegExp(`\\b${REF}(?![A-Za-z0-9+/=])`, 'g'), 'a result');
 
 export type TaskEventView = {
   seq: number;

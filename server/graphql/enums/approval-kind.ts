@@ -1,7 +1,15 @@
 import { builder } from '../builder.ts';
 
 export const ApprovalKindEnum = builder.enumType('ApprovalKind', {
-  description:
-    'PAID_ACTION: a priced action above a threshold. PLAN: a plan with its budget. IRREVERSIBLE: deleting or forgetting. CHECKPOINT: confirm, choose among candidates, or adjust.',
-  values: ['PAID_ACTION', 'PLAN', 'IRREVERSIBLE', 'CHECKPOINT'] as const,
+  description: 'What an approval asks a person to decide.',
+  values: {
+    PAID_ACTION: { description: 'A priced action above a confirmation-free amount, the daily limit or the approved plan budget (reasons say which).' },
+    PLAN: { description: 'A plan with its budget; approving it approves the budget for the paid steps inside it.' },
+    IRREVERSIBLE: { description: 'Deleting an object or forgetting a memory or source: nothing happens until a person approves.' },
+    CHECKPOINT: { description: 'A moment the task asks a person: confirm, choose among candidates (options), or say what to change.' },
+    QUESTION: {
+      description:
+        'A question about a message of your main thread: which task it is for, or whether to stop paid work. Answered by picking an option (decision PICK); the answer routes that message. Reached through Message.approval or SendMessagePayload.approval, not the approval lists.',
+    },
+  } as const,
 });

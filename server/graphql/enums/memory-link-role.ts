@@ -1,6 +1,10 @@
 import { builder } from '../builder.ts';
 
 export const MemoryLinkRoleEnum = builder.enumType('MemoryLinkRole', {
-  description: 'How a source supports a version. ORIGIN: it stated the value. REFINE: it added to the previous version (merged). CONFIRM: it repeated it.',
-  values: ['ORIGIN', 'REFINE', 'CONFIRM'] as const,
+  description: 'How a source supports a version of a memory.',
+  values: {
+    ORIGIN: { description: 'It stated the value.' },
+    REFINE: { description: 'It added to the previous version (merged into it).' },
+    CONFIRM: { description: 'It repeated the value.' },
+  } as const,
 });

@@ -1,6 +1,10 @@
 import { builder } from '../builder.ts';
 
 export const MemoryScopeEnum = builder.enumType('MemoryScope', {
-  description: 'USER: about one person, seen only by them. WORKSPACE: for everyone in the workspace. TASK: for one task.',
-  values: ['USER', 'WORKSPACE', 'TASK'] as const,
+  description: 'Whom a memory is about, and so who sees it.',
+  values: {
+    USER: { description: 'One person; seen only by them.' },
+    WORKSPACE: { description: 'The workspace; seen by everyone in it.' },
+    TASK: { description: 'One task; seen by everyone who sees the task.' },
+  } as const,
 });

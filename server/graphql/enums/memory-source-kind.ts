@@ -1,6 +1,10 @@
 import { builder } from '../builder.ts';
 
 export const MemorySourceKindEnum = builder.enumType('MemorySourceKind', {
-  description: 'MESSAGE: a message the user wrote. NOTE: a correction entered through the API. OBSERVATION: something the system observed (supports inferences only).',
-  values: ['MESSAGE', 'NOTE', 'OBSERVATION'] as const,
+  description: 'What a source of memories is.',
+  values: {
+    MESSAGE: { description: 'A message the user wrote.' },
+    NOTE: { description: 'A correction entered through the API (correctMemory).' },
+    OBSERVATION: { description: 'Something the system observed; supports inferences only.' },
+  } as const,
 });

@@ -1,6 +1,10 @@
 import { builder } from '../builder.ts';
 
 export const RouteMethodEnum = builder.enumType('RouteMethod', {
-  description: 'DETERMINISTIC: by code (task panel, card choice, object). MODEL: the router model. RETRIEVAL: the offline router.',
-  values: ['DETERMINISTIC', 'MODEL', 'RETRIEVAL'] as const,
+  description: 'How a message was routed.',
+  values: {
+    DETERMINISTIC: { description: 'By code: sent from a task panel, an answered question, or an object one task uses.' },
+    MODEL: { description: 'By the router model.' },
+    RETRIEVAL: { description: 'By the offline router (words and retrieval, no model).' },
+  } as const,
 });

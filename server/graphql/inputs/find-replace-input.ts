@@ -1,5 +1,9 @@
 import { builder } from '../builder.ts';
 
 export const FindReplaceInput = builder.inputType('FindReplaceInput', {
-  fields: (t) => ({ find: t.string({ required: true }), replace: t.string({ required: true }) }),
+  description: 'One exact replacement in a document.',
+  fields: (t) => ({
+    find: t.string({ required: true, description: 'Text that must occur exactly once in the document.' }),
+    replace: t.string({ required: true, description: 'What replaces it.' }),
+  }),
 });

@@ -2,11 +2,12 @@ import { builder } from '../builder.ts';
 import { AutonomyLevelEnum } from '../enums/autonomy-level.ts';
 
 export const UpdateTaskLimitsInput = builder.inputType('UpdateTaskLimitsInput', {
+  description: "Overrides of a task's limits; fields left out stay as they are.",
   fields: (t) => ({
-    taskId: t.id({ required: true }),
-    autonomy: t.field({ type: AutonomyLevelEnum, required: false }),
-    perActionFreeCents: t.int({ required: false }),
-    budgetCapCents: t.int({ required: false }),
-    approvedBudgetCents: t.int({ required: false, description: 'Spending permission for the plan; needs the approve scope.' }),
+    taskId: t.id({ required: true, description: 'The task (Task.id).' }),
+    autonomy: t.field({ type: AutonomyLevelEnum, required: false, description: "This task's autonomy level instead of the workspace's." }),
+    perActionFreeCents: t.int({ required: false, description: "This task's confirmation-free amount per paid action, in US cents." }),
+    budgetCapCents: t.int({ required: false, description: 'Hard cap for this task, in US cents: crossing it ends the task as BUDGET_EXCEEDED.' }),
+    approvedBudgetCents: t.int({ required: false, description: 'Spending permission for the plan, in US cents; needs the approve scope.' }),
   }),
 });

@@ -1,4 +1,4 @@
-import { resolveApproval } from '../../services/approvals/resolve-approval.ts';
+import { decide } from '../../services/approvals/decide.ts';
 import { updateSettings, updateTaskLimits } from '../../services/settings/update-settings.ts';
 import { builder } from '../builder.ts';
 import { parseGlobalId } from '../ids.ts';
@@ -12,11 +12,12 @@ import { WorkspaceSettingsPayload } from '../payloads/workspace-settings-payload
 builder.mutationFields((t) => ({
   resolveApproval: t.field({
     type: ApprovalPayload,
-    description: 'Approve or reject an approval card. Needs the approve scope and a person (never an integration or the agent).',
-    args: { input: t.arg({ type: ResolveApprovalInput, required: true }) },
+    description:
+      'Decide an approval: APPROVE, REJECT, or PICK one of its options (a candidate; where a message of the thread goes, for a QUESTION). Final: the same key returns the recorded decision, another decision on a decided approval is CONFLICT. Needs the approve scope and a person (never an integration or the agent).',
+    args: { input: t.arg({ type: ResolveApprovalInput, required: true, description: 'The approval and the decision.' }) },
     resolve: async (_r, { input }, ctx) => ({
-      approval: await resolveApproval(ctx.deps, ctx.viewer, {
-        approvalId: parseGlobalId(String(input.approvalId), 'Approval', 'approvalId'),
+      approval: await decide(ctx.deps, ctx.viewer, {
+        approvalId: parseGlobalId(String(input.approvalId), 'Approval', 'input.approvalId'),
         decision: input.decision,
         idempotencyKey: input.idempotencyKey,
         note: input.note ?? undefined,
@@ -26,26 +27,27 @@ builder.mutationFields((t) => ({
   }),
   updateWorkspaceSettings: t.field({
     type: WorkspaceSettingsPayload,
-    description: "Change the workspace's confirmation-free amounts, autonomy level or default task cap (owners only).",
-    args: { input: t.arg({ type: UpdateWorkspaceSettingsInput, required: true }) },
+    description: "Change the workspace's confirmation-free amounts, autonomy level, default task cap or whether its tokens may send documents of their own (owners only).",
+    args: { input: t.arg({ type: UpdateWorkspaceSettingsInput, required: true, description: 'The settings to change.' }) },
     resolve: async (_r, { input }, ctx) => ({
       settings: await updateSettings(ctx.deps, ctx.viewer, {
-        workspaceId: parseGlobalId(String(input.workspaceId), 'Workspace', 'workspaceId'),
+        workspaceId: parseGlobalId(String(input.workspaceId), 'Workspace', 'input.workspaceId'),
         baseVersion: input.baseVersion ?? undefined,
         perActionFreeCents: input.perActionFreeCents ?? undefined,
         dailyFreeCents: input.dailyFreeCents ?? undefined,
         autonomy: input.autonomy ?? undefined,
         taskBudgetCapCents: input.clearTaskBudgetCap ? null : (input.taskBudgetCapCents ?? undefined),
+        trustedDocumentsOnly: input.trustedDocumentsOnly ?? undefined,
       }),
     }),
   }),
   updateTaskLimits: t.field({
     type: TaskLimitsPayload,
     description: "Override a task's autonomy, per-action amount or cap, or approve its plan budget.",
-    args: { input: t.arg({ type: UpdateTaskLimitsInput, required: true }) },
+    args: { input: t.arg({ type: UpdateTaskLimitsInput, required: true, description: 'The task and the limits to change.' }) },
     resolve: async (_r, { input }, ctx) => ({
       task: await updateTaskLimits(ctx.deps, ctx.viewer, {
-        taskId: parseGlobalId(String(input.taskId), 'Task', 'taskId'),
+        taskId: parseGlobalId(String(input.taskId), 'Task', 'input.taskId'),
         autonomy: input.autonomy ?? undefined,
         perActionFreeCents: input.perActionFreeCents ?? undefined,
         budgetCapCents: input.budgetCapCents ?? undefined,

@@ -10,7 +10,7 @@ builder.mutationFields((t) => ({
     type: RedactWorksPayload,
     description:
       'After a forgetting was approved, its requester chooses the listed works to remove the value from: each gets a new version with the value replaced by a marker, and its earlier versions that contained it are withheld. Works not chosen stay as they are. One choice per card.',
-    args: { input: t.arg({ type: RedactWorksInput, required: true }) },
+    args: { input: t.arg({ type: RedactWorksInput, required: true, description: 'The approved forgetting and the works chosen.' }) },
     resolve: async (_r, { input }, ctx) => ({
       approval: await redactWorks(ctx.deps, ctx.viewer, {
         approvalId: parseGlobalId(String(input.approvalId), 'Approval', 'input.approvalId'),

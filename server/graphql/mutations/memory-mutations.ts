@@ -14,7 +14,7 @@ builder.mutationFields((t) => ({
   correctMemory: t.field({
     type: CorrectMemoryPayload,
     description: 'Correct a memory: a new stated version supersedes the current one, with the correction recorded as its source.',
-    args: { input: t.arg({ type: CorrectMemoryInput, required: true }) },
+    args: { input: t.arg({ type: CorrectMemoryInput, required: true, description: 'The memory and its right value.' }) },
     resolve: (_r, { input }, ctx) =>
       correctMemory(ctx.deps, ctx.viewer, {
         memoryId: parseGlobalId(String(input.memoryId), 'Memory', 'input.memoryId'),
@@ -25,7 +25,7 @@ builder.mutationFields((t) => ({
   forgetMemory: t.field({
     type: ForgetPayload,
     description: 'Ask to forget a memory (every version). Returns the pending IRREVERSIBLE approval; approving it forgets.',
-    args: { input: t.arg({ type: ForgetMemoryInput, required: true }) },
+    args: { input: t.arg({ type: ForgetMemoryInput, required: true, description: 'The memory to forget.' }) },
     resolve: async (_r, { input }, ctx) => ({
       approval: await requestForgetMemory(ctx.deps, ctx.viewer, { memoryId: parseGlobalId(String(input.memoryId), 'Memory', 'input.memoryId') }),
     }),
@@ -33,7 +33,7 @@ builder.mutationFields((t) => ({
   forgetEvidence: t.field({
     type: ForgetPayload,
     description: 'Ask to forget a source and everything remembered from it. Returns the pending IRREVERSIBLE approval; approving it forgets.',
-    args: { input: t.arg({ type: ForgetEvidenceInput, required: true }) },
+    args: { input: t.arg({ type: ForgetEvidenceInput, required: true, description: 'The source to forget.' }) },
     resolve: async (_r, { input }, ctx) => ({
       approval: await requestForgetEvidence(ctx.deps, ctx.viewer, { evidenceId: parseGlobalId(String(input.evidenceId), 'MemoryEvidence', 'input.evidenceId') }),
     }),

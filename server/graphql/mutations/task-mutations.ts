@@ -15,7 +15,10 @@ builder.mutationFields((t) => ({
   archiveTask: t.field({
     type: TaskPayload,
     description: 'Archive (or unarchive) a task: it leaves the task list and the router stops offering it.',
-    args: { taskId: t.arg.id({ required: true }), archived: t.arg.boolean({ required: false, defaultValue: true }) },
+    args: {
+      taskId: t.arg.id({ required: true, description: 'The task (Task.id).' }),
+      archived: t.arg.boolean({ required: false, defaultValue: true, description: 'False to bring an archived task back.' }),
+    },
     resolve: async (_r, args, ctx) => ({
       task: await archiveTask(ctx.deps, ctx.viewer, parseGlobalId(String(args.taskId), 'Task', 'taskId'), args.archived ?? true),
     }),
@@ -23,13 +26,16 @@ builder.mutationFields((t) => ({
   promoteTask: t.field({
     type: TaskPayload,
     description: 'Make a lightweight task a persistent one (context and journal kept).',
-    args: { taskId: t.arg.id({ required: true }) },
+    args: { taskId: t.arg.id({ required: true, description: 'The lightweight task (Task.id).' }) },
     resolve: async (_r, args, ctx) => ({ task: await promoteTask(ctx.deps, ctx.viewer, parseGlobalId(String(args.taskId), 'Task', 'taskId')) }),
   }),
   mergeTasks: t.field({
     type: TaskPayload,
     description: 'Merge one task into another: unread messages move over, the source ends pointing at the target.',
-    args: { sourceTaskId: t.arg.id({ required: true }), targetTaskId: t.arg.id({ required: true }) },
+    args: {
+      sourceTaskId: t.arg.id({ required: true, description: 'The task merged away (Task.id).' }),
+      targetTaskId: t.arg.id({ required: true, description: 'The task that goes on (Task.id).' }),
+    },
     resolve: async (_r, args, ctx) => ({
       task: await mergeTasks(
         ctx.deps,
@@ -41,7 +47,9 @@ builder.mutationFields((t) => ({
   }),
   createTask: t.field({
     type: TaskPayload,
-    args: { input: t.arg({ type: CreateTaskInput, required: true }) },
+    description:
+      'Create a task and start it: its first turn is queued with it (status QUEUED), and the agent plans from the goal — the title when no goal is given. There are no drafts.',
+    args: { input: t.arg({ type: CreateTaskInput, required: true, description: 'The task.' }) },
     resolve: async (_r, { input }, ctx) => ({
       task: await createTask(ctx.deps, ctx.viewer, {
         workspaceId: parseGlobalId(String(input.workspaceId), 'Workspace', 'input.workspaceId'),
@@ -53,7 +61,8 @@ builder.mutationFields((t) => ({
   }),
   updateTask: t.field({
     type: TaskPayload,
-    args: { input: t.arg({ type: UpdateTaskInput, required: true }) },
+    description: "Change a task's title or summary.",
+    args: { input: t.arg({ type: UpdateTaskInput, required: true, description: 'The task and what to change.' }) },
     resolve: async (_r, { input }, ctx) => ({
       task: await updateTask(ctx.deps, ctx.viewer, {
         taskId: parseGlobalId(String(input.taskId), 'Task', 'input.taskId'),
@@ -66,7 +75,7 @@ builder.mutationFields((t) => ({
     type: TaskPayload,
     description:
       'Send a signal to a task, applied at its next safe boundary. CANCEL is idempotent; a signal to an ended task is CONFLICT.',
-    args: { input: t.arg({ type: SignalTaskInput, required: true }) },
+    args: { input: t.arg({ type: SignalTaskInput, required: true, description: 'The task and the signal.' }) },
     resolve: async (_r, { input }, ctx) => ({
       task: await signalTask(ctx.deps, ctx.viewer, {
         taskId: parseGlobalId(String(input.taskId), 'Task', 'input.taskId'),
@@ -80,10 +89,10 @@ builder.mutationFields((t) => ({
   editChecklist: t.field({
     type: TaskPayload,
     description: "Change a task's checklist (a change of direction). With the approve scope, the edited plan counts as approved.",
-    args: { input: t.arg({ type: EditChecklistInput, required: true }) },
+    args: { input: t.arg({ type: EditChecklistInput, required: true, description: 'The task, the version edited and the new checklist.' }) },
     resolve: async (_r, { input }, ctx) => ({
       task: await editTaskChecklist(ctx.deps, ctx.viewer, {
-        taskId: parseGlobalId(String(input.taskId), 'Task', 'taskId'),
+        taskId: parseGlobalId(String(input.taskId), 'Task', 'input.taskId'),
         baseVersion: input.baseVersion,
         reason: input.reason ?? undefined,
         items: input.items.map((i) => ({ id: i.id ?? undefined, title: i.title, kind: i.kind ?? undefined, count: i.count ?? undefined, status: i.status ?? undefined })),

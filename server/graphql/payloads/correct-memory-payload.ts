@@ -5,6 +5,7 @@ import { builder } from '../builder.ts';
 import { MemoryRef } from '../refs.ts';
 
 export const CorrectMemoryPayload = builder.objectRef<CorrectMemoryResult>('CorrectMemoryPayload').implement({
+  description: 'A memory after a correction.',
   fields: (t) => ({
     memory: t.field({
       type: MemoryRef,

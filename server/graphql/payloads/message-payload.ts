@@ -3,5 +3,6 @@ import { builder } from '../builder.ts';
 import { MessageRef } from '../refs.ts';
 
 export const MessagePayload = builder.objectRef<{ message: Message }>('MessagePayload').implement({
-  fields: (t) => ({ message: t.field({ type: MessageRef, resolve: (p) => p.message }) }),
+  description: 'A message after a change (re-routed, withdrawn or replaced).',
+  fields: (t) => ({ message: t.field({ type: MessageRef, description: 'The message as it is now.', resolve: (p) => p.message }) }),
 });

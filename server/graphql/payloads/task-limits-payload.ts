@@ -3,5 +3,6 @@ import { builder } from '../builder.ts';
 import { TaskRef } from '../refs.ts';
 
 export const TaskLimitsPayload = builder.objectRef<{ task: Task }>('TaskLimitsPayload').implement({
-  fields: (t) => ({ task: t.field({ type: TaskRef, resolve: (p) => p.task }) }),
+  description: "A task after a change of its limits.",
+  fields: (t) => ({ task: t.field({ type: TaskRef, description: 'The task with its limits as they are now.', resolve: (p) => p.task }) }),
 });

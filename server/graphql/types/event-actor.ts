@@ -1,14 +1,21 @@
 import { builder } from '../builder.ts';
+import { globalId } from '../ids.ts';
 import { ActorKindEnum } from '../enums/actor-kind.ts';
 import { EventActorRef, UserRef } from '../refs.ts';
 
 builder.objectType(EventActorRef, {
+  description: 'Who wrote an event.',
   fields: (t) => ({
-    kind: t.field({ type: ActorKindEnum, resolve: (a) => a.kind }),
-    id: t.exposeString('id', { nullable: true }),
+    kind: t.field({ type: ActorKindEnum, description: 'A person, the agent or the system.', resolve: (a) => a.kind }),
+    id: t.id({
+      nullable: true,
+      description: "The person's global id (User.id) when a person wrote it; null for the agent and the system.",
+      resolve: (a) => (a.kind === 'USER' && a.id ? globalId('User', a.id) : null),
+    }),
     user: t.field({
       type: UserRef,
       nullable: true,
+      description: 'The person, when a person wrote it.',
       resolve: (a, _x, ctx) => (a.kind === 'USER' && a.id ? ctx.loaders.user.load(a.id) : null),
     }),
     workerId: t.string({

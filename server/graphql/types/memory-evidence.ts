@@ -11,15 +11,15 @@ builder.node(MemoryEvidenceRef, {
   id: { resolve: (e) => e.id },
   loadManyWithoutCache: (ids, ctx) => loadEvidence(ctx.deps, ctx.viewer, ids),
   fields: (t) => ({
-    kind: t.field({ type: MemorySourceKindEnum, resolve: (e) => e.kind }),
-    status: t.field({ type: MemoryEvidenceStatusEnum, resolve: (e) => e.status }),
+    kind: t.field({ type: MemorySourceKindEnum, description: 'What the source is.', resolve: (e) => e.kind }),
+    status: t.field({ type: MemoryEvidenceStatusEnum, description: 'Whether it still counts.', resolve: (e) => e.status }),
     excerpt: t.string({
       nullable: true,
       description: `The first ${EXCERPT} characters of the source; null when revoked or written by someone else.`,
       resolve: (e, _a, ctx) => (e.status === 'ACTIVE' && e.userId === ctx.viewer.userId ? e.text.slice(0, EXCERPT) : null),
     }),
-    occurredAt: t.expose('occurredAt', { type: 'DateTime' }),
-    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    occurredAt: t.expose('occurredAt', { type: 'DateTime', description: 'When it was said (or observed).' }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true, description: 'When it was forgotten.' }),
     message: t.field({
       type: MessageRef,
       nullable: true,

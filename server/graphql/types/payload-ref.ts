@@ -4,8 +4,8 @@ import { PayloadRefRef } from '../refs.ts';
 builder.objectType(PayloadRefRef, {
   description: 'Where a large payload is stored: by content hash, once.',
   fields: (t) => ({
-    hash: t.exposeString('hash'),
-    size: t.exposeInt('size'),
-    schema: t.exposeString('schema'),
+    hash: t.exposeString('hash', { description: 'SHA-256 of the stored payload (hex).' }),
+    size: t.exposeInt('size', { description: 'Its size in bytes.' }),
+    schema: t.exposeString('schema', { description: 'The name and version of its shape (as TaskEvent.payloadSchema).' }),
   }),
 });

@@ -24,6 +24,8 @@ import { TaskTransitionEnum } from '../enums/task-transition.ts';
 import { TurnOutcomeEnum } from '../enums/turn-outcome.ts';
 import { ApprovalOptionRef, ApprovalReasonRef, ChecklistItemRef, EventFileRef, EventToolCallRef, TaskEventRef } from '../refs.ts';
 import { openedPayload } from './event-payload.ts';
+import { publicJson, publicText } from '../public-ids.ts';
+import { withFileNames } from '../../domain/file-names.ts';
 import { enumValue, payloadAt } from '../../services/events/present-fields.ts';
 
 /** TASK_CREATED → TaskCreatedEvent. */
@@ -132,8 +134,6 @@ function payloadField(t: any, name: string, [kind, description, path]: PayloadFi
     } });
   }
   switch (kind) {
-    case 'String':
-      return t.string({ ...common, resolve: async (e: EventRow, a: unknown, ctx: Context) => str(await read(e, a, ctx)) });
     case 'Int':
       return t.int({ ...common, resolve: async (e: EventRow, a: unknown, ctx: Context) => {
         const v = num(await read(e, a, ctx));
@@ -147,7 +147,14 @@ function payloadField(t: any, name: string, [kind, description, path]: PayloadFi
         return typeof v === 'boolean' ? v : null;
       } });
     case 'JSON':
-      return t.field({ ...common, type: 'JSON', resolve: async (e: EventRow, a: unknown, ctx: Context) => (await read(e, a, ctx)) ?? null });
+      // As ToolCall.result shows it: objects, jobs and tasks by their global ids, files by name.
+      return t.field({ ...common, type: 'JSON', resolve: async (e: EventRow, a: unknown, ctx: Context) => publicJson(withFileNames((await read(e, a, ctx)) ?? null)) });
+    case 'String':
+      // Text may name objects (`object:<id>` links): as the API shows them everywhere, by global id.
+      return t.string({ ...common, resolve: async (e: EventRow, a: unknown, ctx: Context) => {
+        const v = str(await read(e, a, ctx));
+        return v === null ? null : publicText(v);
+      } });
     default:
       throw new Error(`event catalogue: unknown payload field type ${kind}`);
   }

@@ -4,6 +4,7 @@ import { WITHHELD_TEXT } from '../../domain/sealing.ts';
 import { listApprovals } from '../../services/approvals/list-approvals.ts';
 import { getTaskChecklist } from '../../services/checklist/read-checklist.ts';
 import { getTaskCost } from '../../services/costs/get-costs.ts';
+import { eventFilterArgs } from '../inputs/event-filter-args.ts';
 import { listTaskEvents, MAX_EVENT_PAGE } from '../../services/events/list-task-events.ts';
 import { listTaskJobs } from '../../services/generation/list-task-jobs.ts';
 import { encodeKeyset } from '../../services/keyset.ts';
@@ -14,7 +15,9 @@ import { listChangeNotices } from '../../services/objects/change-notices.ts';
 import { builder } from '../builder.ts';
 import { ApprovalStatusEnum } from '../enums/approval-status.ts';
 import { AutonomyLevelEnum } from '../enums/autonomy-level.ts';
+import { TaskKindEnum } from '../enums/task-kind.ts';
 import { TaskStatusEnum } from '../enums/task-status.ts';
+import { publicText } from '../public-ids.ts';
 import { loadAll } from '../loaders.ts';
 import { cursorConnection } from '../pagination.ts';
 import {
@@ -41,9 +44,12 @@ builder.node(TaskRef, {
   id: { resolve: (t) => t.id },
   loadManyWithoutCache: (ids, ctx) => Promise.all(ids.map((id) => ctx.loaders.task.load(id))),
   fields: (t) => ({
-    title: t.exposeString('title'),
-    goal: t.exposeString('goal'),
-    summary: t.exposeString('summary'),
+    title: t.exposeString('title', { description: 'What the task is called.' }),
+    goal: t.exposeString('goal', { description: 'What the work is for, as asked (the title when no goal was given).' }),
+    summary: t.string({
+      description: 'What was delivered, in words, once the task says so (empty before). Results are linked as [name](object:<id>) with global ids.',
+      resolve: (task) => publicText(task.summary),
+    }),
     withheld: t.field({
       type: WithheldRef,
       nullable: true,
@@ -52,13 +58,14 @@ builder.node(TaskRef, {
         'it was derived while a memory was in its context, and that memory was forgotten. Those texts read as a fixed marker.',
       resolve: async (task, _a, ctx) => ((await ctx.loaders.taskWithheld.load(task.id)) ? { reason: 'FORGOTTEN_MEMORY' as const, message: WITHHELD_TEXT } : null),
     }),
-    status: t.field({ type: TaskStatusEnum, resolve: (task) => task.status }),
-    kind: t.exposeString('kind', { description: 'PERSISTENT, or LIGHTWEIGHT (one quick generation, kept out of the task list until promoted)' }),
+    status: t.field({ type: TaskStatusEnum, description: 'Where the task is.', resolve: (task) => task.status }),
+    kind: t.field({ type: TaskKindEnum, description: 'Work that lasts, or a quick one-off.', resolve: (task) => task.kind }),
     language: t.exposeString('language', { nullable: true, description: "The language of the user's own words (ISO 639-1)." }),
-    archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
+    archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true, description: 'When it was archived (left the task list); null while it is not.' }),
     mergedInto: t.field({
       type: TaskRef,
       nullable: true,
+      description: 'The task this one was merged into (mergeTasks); null otherwise.',
       resolve: (task, _a, ctx) => (task.mergedIntoId ? ctx.loaders.task.load(task.mergedIntoId) : null),
     }),
     round: t.exposeInt('round', {
@@ -92,19 +99,25 @@ builder.node(TaskRef, {
         return { id: lineIdOf(task), rounds: rounds.length ? rounds : [task] };
       },
     }),
-    statusReason: t.exposeString('statusReason', { nullable: true }),
-    isTerminal: t.boolean({ resolve: (task) => isTerminal(task.status) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
+    statusReason: t.string({
+      nullable: true,
+      description: 'Why it is in its status, in words (e.g. what it waits for, why it stopped); null when there is nothing to say.',
+      resolve: (task) => (task.statusReason === null ? null : publicText(task.statusReason)),
+    }),
+    isTerminal: t.boolean({ description: 'True once it reached a terminal status (COMPLETED, FAILED, CANCELLED, BUDGET_EXCEEDED).', resolve: (task) => isTerminal(task.status) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its row last changed.' }),
+    endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true, description: 'When it reached its terminal status.' }),
     lastEventSeq: t.exposeInt('lastEventSeq', { description: 'Seq of the newest event; events are numbered 1..lastEventSeq.' }),
     workspace: t.field({
       type: WorkspaceRef,
+      description: 'The workspace it belongs to.',
       resolve: (task, _a, ctx) => ctx.loaders.workspace.load(task.workspaceId).then((w) => w!),
     }),
     createdBy: t.field({
       type: UserRef,
       nullable: true,
+      description: 'The person who created it (or whose message did); null for tasks the system made.',
       resolve: (task, _a, ctx) => (task.createdById ? ctx.loaders.user.load(task.createdById) : null),
     }),
     turns: t.field({
@@ -119,6 +132,7 @@ builder.node(TaskRef, {
     }),
     ledger: t.field({
       type: LedgerSummaryRef,
+      description: 'Its money: held, charged, released, outstanding.',
       resolve: (task, _a, ctx) => taskLedger(ctx.deps, ctx.viewer, task.id),
     }),
     inbox: t.field({
@@ -132,6 +146,7 @@ builder.node(TaskRef, {
       args: {
         after: t.arg.int({ required: false, description: 'Return events after this seq (default 0).' }),
         first: t.arg.int({ required: false, description: 'Page size, 1..500 (default 100).' }),
+        ...eventFilterArgs(t.arg),
       },
       resolve: async (task, args, ctx) => {
         const page = await listTaskEvents(ctx.deps, ctx.viewer, task.id, args);
@@ -146,12 +161,12 @@ builder.node(TaskRef, {
         };
       },
     }),
-    checklist: t.field({ type: ChecklistRef, nullable: true, resolve: (task, _a, ctx) => getTaskChecklist(ctx.deps, ctx.viewer, task) }),
+    checklist: t.field({ type: ChecklistRef, nullable: true, description: 'Its execution checklist; null before it planned.', resolve: (task, _a, ctx) => getTaskChecklist(ctx.deps, ctx.viewer, task) }),
     planApprovedVersion: t.exposeInt('planApprovedVersion', { nullable: true, description: 'The checklist version whose plan a person approved.' }),
     approvals: t.connection({
       type: ApprovalRef,
       description: "The task's approval cards, newest first.",
-      args: { statuses: t.arg({ type: [ApprovalStatusEnum], required: false }) },
+      args: { statuses: t.arg({ type: [ApprovalStatusEnum], required: false, description: 'Only approvals in these statuses (e.g. [PENDING]).' }) },
       resolve: (task, args, ctx) =>
         cursorConnection({ args, toCursor: encodeKeyset, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
           listApprovals(ctx.deps, ctx.viewer, { workspaceId: task.workspaceId, taskId: task.id, statuses: args.statuses ?? null }, page),
@@ -159,14 +174,15 @@ builder.node(TaskRef, {
     }),
     ledgerByDay: t.field({
       type: [LedgerDayRef],
-      args: { days: t.arg.int({ required: false, defaultValue: 30 }) },
+      description: 'Its money per UTC day, newest first.',
+      args: { days: t.arg.int({ required: false, defaultValue: 30, description: 'How many days back, today included (1..366).' }) },
       resolve: (task, args, ctx) => ledgerByDay(ctx.deps, ctx.viewer, { workspaceId: task.workspaceId, taskId: task.id, days: args.days }),
     }),
     autonomy: t.field({ type: AutonomyLevelEnum, nullable: true, description: "Override of the workspace's autonomy level.", resolve: (task) => task.autonomy }),
-    perActionFreeCents: t.exposeInt('perActionFreeCents', { nullable: true }),
-    budgetCapCents: t.exposeInt('budgetCapCents', { nullable: true }),
-    approvedBudgetCents: t.exposeInt('approvedBudgetCents', { nullable: true }),
-    cost: t.field({ type: TaskCostRef, resolve: (task, _a, ctx) => getTaskCost(ctx.deps, ctx.viewer, task.id) }),
+    perActionFreeCents: t.exposeInt('perActionFreeCents', { nullable: true, description: "Override of the workspace's confirmation-free amount per paid action, in US cents." }),
+    budgetCapCents: t.exposeInt('budgetCapCents', { nullable: true, description: 'Hard cap, in US cents: crossing it ends the task as BUDGET_EXCEEDED.' }),
+    approvedBudgetCents: t.exposeInt('approvedBudgetCents', { nullable: true, description: 'The plan budget a person approved, in US cents.' }),
+    cost: t.field({ type: TaskCostRef, description: 'What it cost so far: model calls and generations.', resolve: (task, _a, ctx) => getTaskCost(ctx.deps, ctx.viewer, task.id) }),
     objects: t.field({
       type: [WorkspaceObjectRef],
       description: 'Workspace objects the task references (read, wrote, created or generated).',
@@ -174,7 +190,7 @@ builder.node(TaskRef, {
     }),
     changeNotices: t.field({
       type: [ChangeNoticeRef],
-      args: { unconsumedOnly: t.arg.boolean({ required: false }) },
+      args: { unconsumedOnly: t.arg.boolean({ required: false, description: 'Only those no step has read yet.' }) },
       description: 'Changes by others to objects the task has seen, oldest first.',
       resolve: (task, args, ctx) => listChangeNotices(ctx.deps, ctx.viewer, { taskId: task.id, unconsumedOnly: args.unconsumedOnly }),
     }),

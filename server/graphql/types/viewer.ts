@@ -7,8 +7,8 @@ import { RuntimeInfoRef, UserRef, ViewerRef, WorkspaceRef } from '../refs.ts';
 builder.objectType(ViewerRef, {
   description: 'The authenticated caller.',
   fields: (t) => ({
-    user: t.field({ type: UserRef, resolve: (v, _a, ctx) => ctx.loaders.user.load(v.userId).then((u) => u!) }),
-    scopes: t.field({ type: [ScopeEnum], resolve: (v) => [...v.scopes] }),
+    user: t.field({ type: UserRef, description: 'The person the credential belongs to.', resolve: (v, _a, ctx) => ctx.loaders.user.load(v.userId).then((u) => u!) }),
+    scopes: t.field({ type: [ScopeEnum], description: "The credential's scopes (within the member's role).", resolve: (v) => [...v.scopes] }),
     runtime: t.field({
       type: RuntimeInfoRef,
       description: 'The agent runtime serving this API: model and tools.',
@@ -16,6 +16,7 @@ builder.objectType(ViewerRef, {
     }),
     workspaces: t.field({
       type: [WorkspaceRef],
+      description: 'The workspaces the credential reaches (one: a credential is bound to one workspace).',
       resolve: (v, _a, ctx) => loadAll(ctx.loaders.workspace, [...v.memberships.keys()]),
     }),
   }),

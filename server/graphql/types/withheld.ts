@@ -7,7 +7,7 @@ builder.objectType(WithheldRef, {
     'Content that reads as withheld: it was derived while a memory was in the agent\'s context, and that memory was forgotten. ' +
     'Its place, sequence number and hash stay; its text reads as a fixed marker.',
   fields: (t) => ({
-    reason: t.field({ type: WithheldReasonEnum, resolve: (w) => w.reason }),
+    reason: t.field({ type: WithheldReasonEnum, description: 'Why it is withheld.', resolve: (w) => w.reason }),
     message: t.exposeString('message', { description: 'The reason in words.' }),
   }),
 });

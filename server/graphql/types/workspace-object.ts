@@ -1,7 +1,9 @@
+import { withFileNames } from '../../domain/file-names.ts';
 import { listObjectVersions } from '../../services/objects/object-versions.ts';
 import { builder } from '../builder.ts';
 import { ObjectKindEnum } from '../enums/object-kind.ts';
 import { loadAll } from '../loaders.ts';
+import { publicJson } from '../public-ids.ts';
 import { offsetConnection } from '../pagination.ts';
 import { ObjectAuthorRef, ObjectVersionRef, TaskRef, WorkspaceObjectRef, WorkspaceRef } from '../refs.ts';
 
@@ -14,13 +16,14 @@ builder.node(WorkspaceObjectRef, {
   id: { resolve: (o) => o.id },
   loadManyWithoutCache: (ids, ctx) => Promise.all(ids.map((id) => ctx.loaders.object.load(id))),
   fields: (t) => ({
-    kind: t.field({ type: ObjectKindEnum, resolve: (o) => o.kind }),
-    name: t.exposeString('name'),
-    currentVersion: t.exposeInt('currentVersion'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    kind: t.field({ type: ObjectKindEnum, description: 'What it is; decides the shape of its content.', resolve: (o) => o.kind }),
+    title: t.exposeString('name', { description: 'What it is called (the current version\'s title).' }),
+    name: t.exposeString('name', { description: 'Its title, under its former name.', deprecationReason: 'Use title.' }),
+    currentVersion: t.exposeInt('currentVersion', { description: 'The number of its newest version; versions are 1..currentVersion.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its newest version was written.' }),
     deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true, description: 'Set once a person approved the deletion; the object is read-only then.' }),
-    workspace: t.field({ type: WorkspaceRef, resolve: (o, _a, ctx) => ctx.loaders.workspace.load(o.workspaceId).then((w) => w!) }),
+    workspace: t.field({ type: WorkspaceRef, description: 'The workspace it belongs to.', resolve: (o, _a, ctx) => ctx.loaders.workspace.load(o.workspaceId).then((w) => w!) }),
     author: t.field({
       type: ObjectAuthorRef,
       description: 'Who created the object.',
@@ -32,16 +35,19 @@ builder.node(WorkspaceObjectRef, {
     }),
     current: t.field({
       type: ObjectVersionRef,
+      description: 'Its newest version.',
       resolve: async (o, _a, ctx) => (await ctx.loaders.objectVersion.load({ objectId: o.id, version: o.currentVersion }))!,
     }),
     content: t.field({
       type: 'JSON',
-      resolve: async (o, _a, ctx) => (await ctx.loaders.objectVersion.load({ objectId: o.id, version: o.currentVersion }))!.content,
+      description: "The current version's content (see ObjectVersion.content); a file by its name.",
+      resolve: async (o, _a, ctx) => publicJson(withFileNames((await ctx.loaders.objectVersion.load({ objectId: o.id, version: o.currentVersion }))!.content)),
     }),
     version: t.field({
       type: ObjectVersionRef,
       nullable: true,
-      args: { n: t.arg.int({ required: true }) },
+      description: 'Version n (null when there is none).',
+      args: { n: t.arg.int({ required: true, description: 'The version number (1..currentVersion).' }) },
       resolve: (o, args, ctx) => ctx.loaders.objectVersion.load({ objectId: o.id, version: args.n }),
     }),
     versions: t.connection({

@@ -30,23 +30,25 @@ import {
 } from '../refs.ts';
 
 builder.node(WorkspaceRef, {
+  description: 'A workspace: its members share tasks, objects, memories and settings.',
   id: { resolve: (w) => w.id },
   loadManyWithoutCache: (ids, ctx) => Promise.all(ids.map((id) => ctx.loaders.workspace.load(id))),
   fields: (t) => ({
-    name: t.exposeString('name'),
-    slug: t.exposeString('slug'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    name: t.exposeString('name', { description: 'What the workspace is called.' }),
+    slug: t.exposeString('slug', { description: 'Its short unique handle (used by the CLI).' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     viewerRole: t.field({
       type: RoleEnum,
+      description: "The caller's role in it.",
       resolve: (w, _a, ctx) => ctx.viewer.memberships.get(w.id)!,
     }),
     tasks: t.connection({
       type: TaskRef,
       description: 'Tasks, newest first; a line of work once, as its latest round.',
       args: {
-        statuses: t.arg({ type: [TaskStatusEnum], required: false }),
+        statuses: t.arg({ type: [TaskStatusEnum], required: false, description: 'Only tasks in these statuses.' }),
         includeLightweight: t.arg.boolean({ required: false, description: 'Also list lightweight (one-off) tasks.' }),
-        includeArchived: t.arg.boolean({ required: false }),
+        includeArchived: t.arg.boolean({ required: false, description: 'Also list archived tasks.' }),
         allRounds: t.arg.boolean({
           required: false,
           description: 'List every round of a line of work; by default a line is listed once, as its latest round (Task.rounds has the others).',
@@ -72,7 +74,10 @@ builder.node(WorkspaceRef, {
     objects: t.connection({
       type: WorkspaceObjectRef,
       description: 'Objects of the shared workspace, most recently changed first.',
-      args: { kind: t.arg({ type: ObjectKindEnum, required: false }), includeDeleted: t.arg.boolean({ required: false }) },
+      args: {
+        kind: t.arg({ type: ObjectKindEnum, required: false, description: 'Only objects of this kind.' }),
+        includeDeleted: t.arg.boolean({ required: false, description: 'Also list deleted objects (read-only, history kept).' }),
+      },
       resolve: (w, args, ctx) =>
         offsetConnection({ args, defaultSize: 20, maxSize: 100 }, ({ limit, offset }) =>
           listWorkspaceObjects(ctx.deps, ctx.viewer, { workspaceId: w.id, kind: args.kind, includeDeleted: args.includeDeleted, limit, offset }),
@@ -82,8 +87,8 @@ builder.node(WorkspaceRef, {
       type: MemoryRef,
       description: "Long-term memories the viewer may see (the workspace's workspace and task memories, and their own user memories), newest first.",
       args: {
-        kind: t.arg({ type: MemoryKindEnum, required: false }),
-        scope: t.arg({ type: MemoryScopeEnum, required: false }),
+        kind: t.arg({ type: MemoryKindEnum, required: false, description: 'Only memories of this kind.' }),
+        scope: t.arg({ type: MemoryScopeEnum, required: false, description: 'Only memories of this scope.' }),
         subject: t.arg.string({ required: false, description: 'An exact subject key, or a prefix ending in "." (e.g. "preference.").' }),
         query: t.arg.string({ required: false, description: 'Words that must all occur in the memory (word prefixes).' }),
         includeSuperseded: t.arg.boolean({
@@ -107,11 +112,11 @@ builder.node(WorkspaceRef, {
       description: "The viewer's current profile snapshot in this workspace.",
       resolve: (w, _a, ctx) => memoryProfile(ctx.deps, ctx.viewer, w.id),
     }),
-    settings: t.field({ type: WorkspaceSettingsRef, resolve: (w, _a, ctx) => getSettings(ctx.deps, ctx.viewer, w.id) }),
+    settings: t.field({ type: WorkspaceSettingsRef, description: 'When paid actions need a person: the three separate settings.', resolve: (w, _a, ctx) => getSettings(ctx.deps, ctx.viewer, w.id) }),
     approvals: t.connection({
       type: ApprovalRef,
-      description: 'Approval cards, newest first.',
-      args: { statuses: t.arg({ type: [ApprovalStatusEnum], required: false }) },
+      description: "The workspace's approvals (of its tasks, deletions and forgettings), newest first. Questions of main threads are not listed: each is on its message (Message.approval).",
+      args: { statuses: t.arg({ type: [ApprovalStatusEnum], required: false, description: 'Only approvals in these statuses (e.g. [PENDING]).' }) },
       resolve: (w, args, ctx) =>
         cursorConnection({ args, toCursor: encodeKeyset, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
           listApprovals(ctx.deps, ctx.viewer, { workspaceId: w.id, statuses: args.statuses ?? null }, page),
@@ -120,9 +125,9 @@ builder.node(WorkspaceRef, {
     ledgerByDay: t.field({
       type: [LedgerDayRef],
       description: 'Money per UTC day, newest first.',
-      args: { days: t.arg.int({ required: false, defaultValue: 30 }) },
+      args: { days: t.arg.int({ required: false, defaultValue: 30, description: 'How many days back, today included (1..366).' }) },
       resolve: (w, args, ctx) => ledgerByDay(ctx.deps, ctx.viewer, { workspaceId: w.id, days: args.days }),
     }),
-    costSummary: t.field({ type: WorkspaceCostSummaryRef, resolve: (ws, _a, ctx) => getWorkspaceCostSummary(ctx.deps, ctx.viewer, ws.id) }),
+    costSummary: t.field({ type: WorkspaceCostSummaryRef, description: 'Spending on model calls and generations, and the cost per completed task.', resolve: (ws, _a, ctx) => getWorkspaceCostSummary(ctx.deps, ctx.viewer, ws.id) }),
   }),
 });

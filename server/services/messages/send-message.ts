@@ -3,6 +3,7 @@
 // in one transaction. The same idempotency key never creates a second message.
 import { z } from 'zod';
 import { requireWorkspace } from '../../auth/access.ts';
+import { notFound } from '../../errors.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents, type Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
@@ -43,10 +44,19 @@ export type SendMessageResult = {
 };
 
 const LIVE: TaskStatus[] = ['QUEUED', 'RUNNING', 'WAITING'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function objectInWorkspace(deps: Deps, workspaceId: string, objectId: string): Promise<boolean> {
+  if (!UUID.test(objectId)) return false;
+  return (await deps.prisma.workspaceObject.count({ where: { id: objectId, workspaceId } })) > 0;
+}
 
 export async function sendMessage(deps: Deps, viewer: Viewer, raw: z.input<typeof SendMessageInput>): Promise<SendMessageResult> {
   const input = parseInput(SendMessageInput, raw);
   requireWorkspace(viewer, input.workspaceId, 'write');
+  // A message sent while viewing an object names an object of this workspace (deleted ones too:
+  // their history stays readable); any other id names nothing.
+  if (input.objectId !== undefined && !(await objectInWorkspace(deps, input.workspaceId, input.objectId))) throw notFound('WorkspaceObject');
   const thread = await getMainThread(deps, viewer, input.workspaceId);
   // The key names this message: resending it returns the first result; new text on it is refused.
   const claim = claimOf('sendMessage', { workspaceId: input.workspaceId, userId: viewer.userId }, input)!;

@@ -10,7 +10,8 @@ import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '.
 export const CreateTaskInput = z.object({
   workspaceId: z.string().uuid(),
   title: z.string().trim().min(1).max(200),
-  goal: z.string().max(10_000).default(''),
+  /** What the agent plans from; a task created with a title only is asked to do what its title says. */
+  goal: z.string().max(10_000).optional(),
   /** Retrying with the same key returns the task created the first time. */
   idempotencyKey: z.string().min(1).max(200).optional(),
 });
@@ -39,7 +40,7 @@ export async function createTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
           workspaceId: input.workspaceId,
           createdById: viewer.userId, paidActions: viewer.paidActions ?? 'WORKSPACE_RULES',
           title: input.title,
-          goal: input.goal,
+          goal: input.goal?.trim() ? input.goal : input.title,
           idempotencyKey: storedKey,
         },
       });

@@ -1,0 +1,16 @@
+import { builder } from '../builder.ts';
+
+export const ApprovalReasonCodeEnum = builder.enumType('ApprovalReasonCode', {
+  description: 'Why an approval needs a person, as a code (ApprovalReason.message says it in words, in the task\'s language).',
+  values: {
+    AUTONOMY_MANUAL: { description: 'The autonomy level is MANUAL: every paid action is confirmed.' },
+    CREDENTIAL_CONFIRMS_EACH: { description: 'The task was started by an integration token, whose paid actions are confirmed one by one.' },
+    PER_ACTION_LIMIT: { description: 'The price is above the confirmation-free amount per action.' },
+    DAILY_LIMIT: { description: "The price would take the workspace's spending today above the confirmation-free amount per day." },
+    PLAN_BUDGET: { description: 'The plan (or this action) needs a budget a person approves.' },
+    IRREVERSIBLE: { description: 'It cannot be undone.' },
+    WORKS_CONTAIN_VALUE: { description: 'Works of the person contain the value being forgotten (listed in Approval.works).' },
+    CHECKPOINT: { description: 'The task asks a person before it goes on.' },
+    OTHER: { description: 'A reason this version of the API has no code for; read the message.' },
+  } as const,
+});

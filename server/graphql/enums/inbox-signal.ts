@@ -1,0 +1,13 @@
+import { builder } from '../builder.ts';
+
+export const InboxSignalEnum = builder.enumType('InboxSignal', {
+  description: "A signal in a task's inbox: one a person sent (signalTask), or a generation's result.",
+  values: {
+    PAUSE: { description: 'Pause after the current step.' },
+    RESUME: { description: 'Go on after a pause.' },
+    CANCEL: { description: 'End the task.' },
+    REVISE: { description: 'A change of direction (text).' },
+    ADD_CONTEXT: { description: 'More to know (text).' },
+    JOB_RESULT: { description: 'A generation finished; its result reaches the next step.' },
+  } as const,
+});
