@@ -10,6 +10,7 @@ import { listenToProvider, reconcileJobs, type JobDeps } from './generation/jobs
 import { OpenAIImagesProvider } from './generation/openai-images.ts';
 import { HttpGenerationProvider } from './generation/http-provider.ts';
 import { ensureProviderSecret } from './generation/provider-protocol.ts';
+import { fileUrlSecret } from './auth/file-urls.ts';
 import { RoutedProvider } from './generation/routed.ts';
 import { cancelUpstreamOnCommit } from './generation/cancel-on-commit.ts';
 import { randomUUID } from 'node:crypto';
@@ -26,6 +27,9 @@ import { createEmbedder, type Embedder } from './routing/embeddings.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { MemoryDeps } from './services/memory/extract-memories.ts';
 import { ensureMemoryQueue, startMemoryWorker } from './services/memory/jobs.ts';
+import { startWebhookWorker } from './services/webhooks/jobs.ts';
+import { ensureWebhookQueue } from './services/webhooks/queue.ts';
+import { webhookSettings } from './services/webhooks/settings.ts';
 import { createModelExtractor } from './services/memory/model-extractor.ts';
 import { MemoryWorkerContext } from './services/memory/worker-context.ts';
 import type { RuntimeDeps } from './runtime/deps.ts';
@@ -92,6 +96,9 @@ function createGenerationProvider(config: Config, log: Logger): GenerationProvid
 
 export async function createApp(config: Config, connectionString: string, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
+  // The key of signed file URLs, resolved before anything starts (a production process without one
+  // stops here); generated in the data dir when not configured.
+  const files = { urlTtlSeconds: 900, ...config.files, urlSecret: fileUrlSecret(config) };
   const prisma = createPrisma(connectionString);
   const notifier = new EventNotifier(prisma, log);
   // One LISTEN connection, reconnect loop and safety poll for every live feed of this process.
@@ -103,6 +110,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
   await feeds.start();
   await scheduler.start();
   await ensureMemoryQueue(scheduler.boss, opts.memory?.retryDelaySeconds);
+  await ensureWebhookQueue(scheduler.boss, webhookSettings(config));
   const plugin = await loadRuntimePlugin(config.runtime.plugin);
   const pluginModel = plugin.model;
   const models =
@@ -152,7 +160,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
     { timeoutMs: opts.memory?.timeoutMs ?? config.memory?.timeoutMs ?? 1000, retrievalDelayMs: opts.memory?.retrievalDelayMs },
   );
   runtime.memory = memoryContext;
-  const deps: Deps = { config, prisma, notifier, hub: feeds.events, log, scheduler, runtime, embedder, jobs, memory: { ...memory, context: memoryContext }, objectFeed: feeds.objects, listener: feeds.listener };
+  const deps: Deps = { config: { ...config, files }, prisma, notifier, hub: feeds.events, log, scheduler, runtime, embedder, jobs, memory: { ...memory, context: memoryContext }, objectFeed: feeds.objects, listener: feeds.listener };
   const yoga = createGraphQLServer(deps);
   const servers: RunningServer[] = [];
   const workers: WorkerHandle[] = [];
@@ -189,7 +197,9 @@ export async function createApp(config: Config, connectionString: string, opts: 
           : {}),
       });
       const stopMemory = await startMemoryWorker(scheduler, memory);
-      workers.push({ ...w, stop: async () => { await stopMemory(); await w.stop(); } });
+      // Webhooks: the dispatcher follows the event log, the send queue's consumers make the attempts.
+      const webhooks = await startWebhookWorker(deps);
+      workers.push({ ...w, stop: async () => { await webhooks.stop(); await stopMemory(); await w.stop(); } });
       return w;
     },
     close: async () => {

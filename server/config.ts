@@ -61,6 +61,17 @@ const EnvSchema = z.object({
   ATELIER_EVENT_RETENTION_SWEEP_MS: z.coerce.number().int().min(50).default(600_000),
   /// How often each process records its heartbeat (viewer.runtime.processes).
   ATELIER_HEARTBEAT_MS: z.coerce.number().int().min(50).default(5_000),
+  /// Webhooks: how long a receiver may take to answer one attempt before it counts as failed.
+  ATELIER_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  /// Webhooks: attempts per delivery (per series) before it is dead-lettered (DEAD).
+  ATELIER_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(10),
+  /// Webhooks: the delay before the first retry; it doubles per attempt up to ATELIER_WEBHOOK_RETRY_MAX_MS.
+  ATELIER_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(5_000),
+  ATELIER_WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(10).default(3_600_000),
+  /// Webhooks: how long a rotated-out signing secret still signs (rotateWebhookSecret's default grace).
+  ATELIER_WEBHOOK_SECRET_GRACE_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(86_400),
+  /// Webhooks: deliveries a worker process sends at once.
+  ATELIER_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /// pg-boss: an active wake-up job of a dead worker expires after this (the lease recovers the turn sooner).
   ATELIER_QUEUE_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(900),
   /// pg-boss: retries of a failed wake-up job.
@@ -98,6 +109,14 @@ const EnvSchema = z.object({
   ATELIER_SIM_OUT_OF_ORDER_RATE: z.coerce.number().min(0).max(1).optional(),
   ATELIER_SIM_MISSING_CALLBACK_RATE: z.coerce.number().min(0).max(1).optional(),
   ATELIER_SIM_SEED: z.coerce.number().int().optional(),
+  /// The server's public base URL (`https://atelier.example.com`, a path prefix allowed) for the absolute
+  /// URLs it hands out (signed file URLs); unset: the origin each request was addressed to (Host, X-Forwarded-Proto).
+  ATELIER_PUBLIC_URL: z.string().url().optional(),
+  /// Key of signed file URLs; unset: generated in the data dir (required when NODE_ENV=production).
+  ATELIER_FILE_URL_SECRET: z.string().min(32).optional(),
+  /// Lifetime of a signed file URL (ObjectFile.url), in seconds.
+  ATELIER_FILE_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(900),
+  NODE_ENV: z.string().optional(),
 });
 
 export type Config = {
@@ -155,6 +174,18 @@ export type Config = {
   };
   /** Long-term memory: retrieval for a worker step gives up after this (the step goes on without it). */
   memory?: { timeoutMs: number };
+  /** Webhook deliveries (services/webhooks/); unset: the defaults of ATELIER_WEBHOOK_*. */
+  webhooks?: WebhookSettings;
+  /** Signed file URLs (auth/file-urls.ts) and the origin absolute URLs are built on. */
+  files?: {
+    /** Unset: generated in the data dir, unless `production` (then starting fails). */
+    urlSecret?: string;
+    urlTtlSeconds: number;
+    /** Base of the absolute URLs handed out (no trailing slash); unset: the request's origin. */
+    publicUrl?: string;
+    /** NODE_ENV=production: the URL secret must be configured. */
+    production?: boolean;
+  };
   /** The simulated generation provider: in process, or the provider service at `url`. */
   provider?: {
     url?: string;
@@ -164,6 +195,29 @@ export type Config = {
     callbackUrl?: string;
     simulation: SimulationSettings;
   };
+};
+
+export type WebhookSettings = {
+  /** One attempt's bound: connect, send and the receiver's status line. */
+  timeoutMs: number;
+  /** Attempts per series; the last failure makes the delivery DEAD. */
+  maxAttempts: number;
+  /** Retry n waits min(retryMaxMs, retryBaseMs × 2^(n-1)), jittered by up to a fifth less. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** Default grace of a rotated-out secret. */
+  secretGraceSeconds: number;
+  /** Sends in flight per worker process. */
+  concurrency: number;
+};
+
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
+  timeoutMs: 10_000,
+  maxAttempts: 10,
+  retryBaseMs: 5_000,
+  retryMaxMs: 3_600_000,
+  secretGraceSeconds: 86_400,
+  concurrency: 4,
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -223,6 +277,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       prices: priceTableFromEnv(e.ATELIER_MODEL_PRICES),
     },
     memory: { timeoutMs: e.ATELIER_MEMORY_TIMEOUT_MS },
+    webhooks: {
+      timeoutMs: e.ATELIER_WEBHOOK_TIMEOUT_MS,
+      maxAttempts: e.ATELIER_WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: e.ATELIER_WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: Math.max(e.ATELIER_WEBHOOK_RETRY_MAX_MS, e.ATELIER_WEBHOOK_RETRY_BASE_MS),
+      secretGraceSeconds: e.ATELIER_WEBHOOK_SECRET_GRACE_SECONDS,
+      concurrency: e.ATELIER_WEBHOOK_CONCURRENCY,
+    },
+    files: {
+      urlSecret: e.ATELIER_FILE_URL_SECRET,
+      urlTtlSeconds: e.ATELIER_FILE_URL_TTL_SECONDS,
+      publicUrl: e.ATELIER_PUBLIC_URL?.replace(/\/+$/, ''),
+      production: e.NODE_ENV === 'production',
+    },
     provider: {
       url: e.ATELIER_PROVIDER_URL,
       port: e.ATELIER_PROVIDER_PORT,

@@ -7,6 +7,8 @@ export type Context = {
   deps: Deps;
   viewer: Viewer;
   loaders: Loaders;
+  /** Base of the absolute URLs in this request's answers (ATELIER_PUBLIC_URL, else the request's origin). */
+  publicUrl?: string;
   /** Aborts when the HTTP client goes away (ends SSE subscriptions promptly). */
   signal?: AbortSignal;
 };

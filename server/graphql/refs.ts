@@ -3,7 +3,6 @@
 // here, never from another type file, so types that point at each other (a task and its workspace,
 // a message and its route's task) need no import cycle.
 import type {
-  Approval,
   Card,
   ChangeNotice,
   GenerationJob,
@@ -23,6 +22,7 @@ import type { Viewer } from '../auth/viewer.ts';
 import type { Checklist, ChecklistItem } from '../domain/checklist.ts';
 import type { TaskCost, WorkspaceCostSummary } from '../services/costs/get-costs.ts';
 import type { EventRow } from '../services/events/event-view.ts';
+import type { ApprovalOrQuestion } from '../services/approvals/load-approvals.ts';
 import type { LedgerDay } from '../services/ledger/ledger-by-day.ts';
 import type { LedgerSummary } from '../services/ledger/task-ledger.ts';
 import type { MemoryUseView, MemoryView, ProfileView, VersionView } from '../services/memory/browse-memories.ts';
@@ -32,6 +32,7 @@ import type { ForgetWorkView } from '../services/memory/works.ts';
 import type { ReadableVersion, Withheld } from '../services/objects/object-versions.ts';
 import type { ModelInfo, ProcessRow, RuntimeInfo } from '../services/runtime/describe-runtime.ts';
 import type { TaskLine } from '../services/tasks/task-line.ts';
+import type { DeliveryRow, EndpointRow } from '../services/webhooks/list-webhooks.ts';
 import type { StepWithCalls, TurnWithSteps } from '../services/tasks/task-journal.ts';
 import { builder } from './builder.ts';
 
@@ -39,9 +40,10 @@ import { builder } from './builder.ts';
 export type RouteCandidate = { taskId: string; title: string; score: number };
 export type CardOption = { id: string; label: string; taskId: string | null; action: string };
 export type ApprovalReason = { code: string; message: string };
-export type ApprovalOption = { id: string; label: string; objectId?: string | null };
-export type GeneratedFile = { mime: string; bytes: number; width?: number; height?: number; path: string };
-export type ObjectFile = { path: string; mime: string; bytes: number; width?: number; height?: number };
+export type ApprovalOption = { id: string; label: string; objectId?: string | null; taskId?: string | null };
+// A stored file with the workspace it belongs to (set by the parent resolver): its signed URL names both.
+export type GeneratedFile = { mime: string; bytes: number; width?: number; height?: number; path: string; workspaceId: string };
+export type ObjectFile = { path: string; mime: string; bytes: number; width?: number; height?: number; workspaceId: string };
 export type ObjectAuthor = { kind: 'USER' | 'AGENT' | 'SYSTEM'; userId: string | null; taskId: string | null };
 export type EventActor = { kind: EventRow['actorKind']; id: string | null; workerId?: string | null; workspaceId?: string };
 export type PayloadRef = { hash: string; size: number; schema: string };
@@ -65,7 +67,10 @@ export const CardOptionRef = builder.objectRef<CardOption>('CardOption');
 // Tasks, their log and their journal.
 export const TaskRef = builder.objectRef<Task>('Task');
 export const TaskLineRef = builder.objectRef<TaskLine>('TaskLine');
-export const TaskEventRef = builder.objectRef<EventRow>('TaskEvent');
+// An interface: one object type per event type implements it (types/task-event-kinds.ts).
+export const TaskEventRef = builder.interfaceRef<EventRow>('TaskEvent');
+export const EventToolCallRef = builder.objectRef<{ id: string; name: string }>('EventToolCall');
+export const EventFileRef = builder.objectRef<{ mime: string; bytes: number }>('EventFile');
 export const EventActorRef = builder.objectRef<EventActor>('EventActor');
 export const PayloadRefRef = builder.objectRef<PayloadRef>('PayloadRef');
 export const TurnRef = builder.objectRef<TurnWithSteps>('Turn');
@@ -83,7 +88,7 @@ export const LedgerSummaryRef = builder.objectRef<LedgerSummary>('LedgerSummary'
 export const LedgerDayRef = builder.objectRef<LedgerDay>('LedgerDay');
 
 // Approvals.
-export const ApprovalRef = builder.objectRef<Approval>('Approval');
+export const ApprovalRef = builder.objectRef<ApprovalOrQuestion>('Approval');
 export const ApprovalReasonRef = builder.objectRef<ApprovalReason>('ApprovalReason');
 export const ApprovalOptionRef = builder.objectRef<ApprovalOption>('ApprovalOption');
 
@@ -112,3 +117,9 @@ export const MemoryProfileEntryRef = builder.objectRef<ProfileView['entries'][nu
 export const RuntimeInfoRef = builder.objectRef<RuntimeInfo>('RuntimeInfo');
 export const ModelInfoRef = builder.objectRef<ModelInfo>('ModelInfo');
 export const RuntimeProcessRef = builder.objectRef<ProcessRow>('RuntimeProcess');
+
+// Webhooks.
+export const WebhookEndpointRef = builder.objectRef<EndpointRow>('WebhookEndpoint');
+export const WebhookSigningSecretRef = builder.objectRef<EndpointRow['secrets'][number]>('WebhookSigningSecret');
+export const WebhookDeliveryRef = builder.objectRef<DeliveryRow>('WebhookDelivery');
+export const WebhookDeliveryAttemptRef = builder.objectRef<DeliveryRow['attemptLog'][number]>('WebhookDeliveryAttempt');
