@@ -65,6 +65,17 @@ test('the web app\'s session runs its trusted documents by id, and nothing else'
   assert.equal(code(write), 'FORBIDDEN');
   assert.equal(await t.app.deps.prisma.message.count(), before, 'a refused document changes nothing');
 
+  // GraphiQL (served while ATELIER_GRAPHIQL is on, as here) marks its requests: a person writes
+  // documents of their own there.
+  const graphiql = await fetch(`${t.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, 'x-atelier-csrf': '1', origin: t.url, 'x-atelier-graphiql': '1' },
+    body: JSON.stringify({ query: OWN_QUERY }),
+  }).then((r) => r.json() as Promise<Answer>);
+  assert.equal(t.app.deps.config.graphiql, true);
+  assert.equal(graphiql.errors, undefined);
+  assert.equal(graphiql.data.viewer.user.name, 'Owner Alpha');
+
   const unknown = await post({ documentId: `sha256:${'0'.repeat(64)}` }, { cookie });
   assert.equal(code(unknown), 'BAD_USER_INPUT');
   assert.match(unknown.errors![0]!.message, /not one of the trusted documents/);

@@ -3,13 +3,17 @@
 // documents of its own; the server runs what the id names. Integrators' tokens may still send
 // documents of their own unless their workspace switched that off.
 //
-// Invariants: a cookie (web app) request runs only a trusted document; a bearer token of a
+// Invariants: a cookie (web app) request runs only a trusted document (GraphiQL's, marked by its
+// header and only while GraphiQL is served, excepted); a bearer token of a
 // workspace with trustedDocumentsOnly runs only trusted documents; an unknown id runs nothing.
 import { readFileSync, statSync } from 'node:fs';
 import type { PrismaClient } from '../db/client.ts';
 import { anyTrustedDocumentsOnly } from '../store/workspace-settings.ts';
 import { fromRoot } from '../paths.ts';
 import type { Credential } from './session.ts';
+
+/** GraphiQL's own requests carry it (yoga.ts); honoured only while GraphiQL is served. */
+export const GRAPHIQL_HEADER = 'x-atelier-graphiql';
 
 export const MANIFEST_PATH = fromRoot('web', 'gql', 'persisted-documents.json');
 
@@ -57,7 +61,12 @@ export const WORKSPACE_NEEDS_TRUSTED =
  * with a token, unless the token's workspace accepts only trusted documents. Null: it may; else the
  * sentence that says why not.
  */
-export async function arbitraryDocumentRefusal(prisma: PrismaClient, cred: Credential | null, workspaceIds: Iterable<string>): Promise<string | null> {
-  if (cred?.via === 'cookie') return COOKIE_NEEDS_TRUSTED;
+export async function arbitraryDocumentRefusal(
+  prisma: PrismaClient,
+  cred: Credential | null,
+  workspaceIds: Iterable<string>,
+  opts: { fromGraphiQL?: boolean } = {},
+): Promise<string | null> {
+  if (cred?.via === 'cookie' && !opts.fromGraphiQL) return COOKIE_NEEDS_TRUSTED;
   return (await anyTrustedDocumentsOnly(prisma, [...workspaceIds])) ? WORKSPACE_NEEDS_TRUSTED : null;
 }

@@ -4,7 +4,7 @@ import { GraphQLError } from 'graphql';
 import { createYoga, type GraphiQLOptions, type Plugin, type YogaInitialContext } from 'graphql-yoga';
 import { checkCsrf, credentialOf } from './session.ts';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { arbitraryDocumentRefusal, documentIdOf, trustedDocuments, UNKNOWN_DOCUMENT } from './trusted-documents.ts';
+import { arbitraryDocumentRefusal, documentIdOf, GRAPHIQL_HEADER, trustedDocuments, UNKNOWN_DOCUMENT } from './trusted-documents.ts';
 import { checkCookieOrigin, corsOptionsFor, requestOrigin } from './origins.ts';
 import { authenticateToken, type Viewer } from '../auth/viewer.ts';
 import type { Deps } from '../services/deps.ts';
@@ -202,7 +202,7 @@ export function createGraphQLServer(deps: Deps) {
     // Signed in on this browser, GraphiQL runs as you: the session cookie plus the CSRF header
     // cookie-authenticated requests need (or replace it with `Authorization: Bearer <token>`).
     graphiql: deps.config.graphiql
-      ? { title: 'Atelier GraphQL', subscriptionsProtocol: 'WS', credentials: 'same-origin', headers: JSON.stringify({ 'x-atelier-csrf': '1' }, null, 2) }
+      ? { title: 'Atelier GraphQL', subscriptionsProtocol: 'WS', credentials: 'same-origin', headers: JSON.stringify({ 'x-atelier-csrf': '1', [GRAPHIQL_HEADER]: '1' }, null, 2) }
       : false,
     // GraphiQL's page with its scripts, styles and editor workers inlined, from the installed
     // package: it works with no internet (Yoga's default loads them from a public CDN).
@@ -225,7 +225,10 @@ export function createGraphQLServer(deps: Deps) {
           checkCookieOrigin(cred, initial.request.headers, deps.config.allowedOrigins ?? []);
           viewer = await authenticateToken(deps.prisma, cred?.token ?? null);
           if (ownDocuments.has(initial.request)) {
-            const refusal = await arbitraryDocumentRefusal(deps.prisma, cred, viewer.memberships.keys());
+            // GraphiQL (served only while ATELIER_GRAPHIQL is on) is where a signed-in person writes
+            // documents of their own; it says so with its header.
+            const fromGraphiQL = !!deps.config.graphiql && initial.request.headers.get(GRAPHIQL_HEADER) === '1';
+            const refusal = await arbitraryDocumentRefusal(deps.prisma, cred, viewer.memberships.keys(), { fromGraphiQL });
             if (refusal) throw new AppError('FORBIDDEN', refusal);
           }
         } catch (e) {
