@@ -11,6 +11,8 @@ import { OpenAIImagesProvider } from './generation/openai-images.ts';
 import { HttpGenerationProvider } from './generation/http-provider.ts';
 import { ensureProviderSecret } from './generation/provider-protocol.ts';
 import { fileUrlSecret } from './auth/file-urls.ts';
+import { ensureMcpSecretKey } from './services/mcp/secret-key.ts';
+import { useSigningKeyMaxAge } from './store/agents/signing-keys.ts';
 import { RoutedProvider } from './generation/routed.ts';
 import { cancelUpstreamOnCommit } from './generation/cancel-on-commit.ts';
 import { randomUUID } from 'node:crypto';
@@ -21,7 +23,6 @@ import type { GenerationProvider } from './generation/types.ts';
 import { startHttpServer, type RunningServer } from './http/server.ts';
 import type { WebHandler } from './http/web.ts';
 import { resolve } from 'node:path';
-import { generationTools } from './runtime/tools/generation.ts';
 import { wakeOnJobEnd } from './runtime/wake.ts';
 import { createEmbedder, type Embedder } from './routing/embeddings.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -37,11 +38,13 @@ import { createModelProvider } from './runtime/models/provider.ts';
 import type { ModelProvider } from './runtime/models/types.ts';
 import { loadRuntimePlugin } from './runtime/plugin.ts';
 import { PGBOSS_NOTIFY_CHANNEL, Scheduler } from './store/scheduler.ts';
-import { builtinTools } from './runtime/tools/builtin.ts';
-import { checklistTools } from './runtime/tools/checklist.ts';
 import { loadCapabilities } from './runtime/capabilities.ts';
-import { objectTools } from './runtime/tools/objects.ts';
+import { McpToolBus } from './runtime/mcp/bus.ts';
+import { resolveSandbox } from './runtime/mcp/sandbox.ts';
+import { deploymentDestinations, EgressGate, providerDownloadFetch, type Resolve } from './runtime/egress/gate.ts';
+import { endsTask, settleMcpHoldsWhenEnded, sweepMcpHoldsOfEndedTasks } from './runtime/mcp/settle-ended.ts';
 import { ToolRegistry } from './runtime/tools/registry.ts';
+import { allBuiltinTools } from './runtime/tools/all.ts';
 import type { ToolDef } from './runtime/tools/types.ts';
 import { startWorker, type WorkerHandle } from './runtime/worker.ts';
 import { sweepEventRetention } from './services/events/retention.ts';
@@ -68,6 +71,8 @@ export type AppOptions = {
   provider?: GenerationProvider;
   /** Long-term memory overrides (tests: timeouts, fault injection, retry delay). */
   memory?: { timeoutMs?: number; retrievalDelayMs?: number; faults?: MemoryDeps['faults']; retryDelaySeconds?: number };
+  /** How the egress gate resolves host names (tests: names that resolve where the test says). */
+  egressResolve?: Resolve;
 };
 
 /**
@@ -82,15 +87,15 @@ function hookUrl(url: string | undefined): string | undefined {
   return u.pathname === '/' || u.pathname === '' ? `${u.origin}/hooks/generation/simulated` : url;
 }
 
-function createGenerationProvider(config: Config, log: Logger): GenerationProvider {
+function createGenerationProvider(config: Config, log: Logger, egress: EgressGate): GenerationProvider {
   const filesDir = resolve(config.dataDir, 'files');
   const p = config.provider;
   const simulated = p?.url
-    ? new HttpGenerationProvider({ baseUrl: p.url, secret: p.secret ?? ensureProviderSecret(config.dataDir), filesDir, callbackUrl: hookUrl(p.callbackUrl), log })
+    ? new HttpGenerationProvider({ baseUrl: p.url, secret: p.secret ?? ensureProviderSecret(config.dataDir), filesDir, callbackUrl: hookUrl(p.callbackUrl), log, fetch: egress.fetchFor(null) })
     : new SimulatedProvider({ filesDir, ...p?.simulation });
   const { apiKey, baseUrl, imageProvider, imageModel } = config.openai;
   if (imageProvider !== 'openai' || !apiKey) return simulated;
-  const images = new OpenAIImagesProvider({ apiKey, baseUrl, model: imageModel, filesDir });
+  const images = new OpenAIImagesProvider({ apiKey, baseUrl, model: imageModel, filesDir, fetch: egress.fetchFor(null), download: providerDownloadFetch(egress) });
   return new RoutedProvider({ IMAGE: { provider: images, idPrefix: 'oai_img_' } }, simulated);
 }
 
@@ -99,7 +104,21 @@ export async function createApp(config: Config, connectionString: string, opts: 
   // The key of signed file URLs, resolved before anything starts (a production process without one
   // stops here); generated in the data dir when not configured.
   const files = { urlTtlSeconds: 900, ...config.files, urlSecret: fileUrlSecret(config) };
+  // The key that seals MCP servers' tokens, likewise: the worker opens them to call the servers.
+  ensureMcpSecretKey(config);
+  // The same key seals the agents' signing keys; those older than the configured age are rotated on use.
+  useSigningKeyMaxAge(config.agentKeys?.maxAgeMs);
   const prisma = createPrisma(connectionString);
+  // One gate for every outbound HTTP call: workspaces reach only their allowed hosts; the
+  // operator's providers are the deployment's own destinations.
+  const egress = new EgressGate(
+    { prisma, log },
+    {
+      allowPrivate: config.egress?.allowPrivate ?? false,
+      deployment: deploymentDestinations([config.openai.baseUrl ?? (config.openai.apiKey ? 'https://api.openai.com/v1' : undefined), config.provider?.url]),
+      ...(opts.egressResolve ? { resolve: opts.egressResolve } : {}),
+    },
+  );
   const notifier = new EventNotifier(prisma, log);
   // One LISTEN connection, reconnect loop and safety poll for every live feed of this process.
   const feeds = createLiveFeeds({ prisma, connectionString, log, pollMs: config.eventPollMs, notifier });
@@ -122,21 +141,39 @@ export async function createApp(config: Config, connectionString: string, opts: 
           baseUrl: config.openai.baseUrl,
           routerModel: config.openai.routerModel,
           workerModel: config.openai.workerModel,
+          fetch: egress.fetchFor(null),
         }));
-  const provider = opts.provider ?? createGenerationProvider(config, log);
+  const provider = opts.provider ?? createGenerationProvider(config, log, egress);
   const jobs: JobDeps = { prisma, notifier, provider, log, onJobEnd: wakeOnJobEnd(scheduler) };
   const stopListening = listenToProvider(jobs);
   // Cancelling a task, or a change of direction, cancels its unwanted jobs at the provider at once.
   const upstreamCancel = cancelUpstreamOnCommit(notifier, jobs);
+  // A task's end settles the held prices of its MCP calls that will never get an outcome (their
+  // turn holds no live lease); the reconciliation timer sweeps what a dead process missed.
+  const stopSettlingEnded = notifier.onEvents((events) => {
+    for (const taskId of new Set(events.filter(endsTask).map((e) => e.taskId))) {
+      settleMcpHoldsWhenEnded(prisma, log, taskId);
+    }
+  });
+  let lastHoldSweep = 0;
+  const sweepEndedHolds = async () => {
+    // A scan of the holds: at most once per holdSweepMs (a minute by default), never per request.
+    if (Date.now() - lastHoldSweep < (config.runtime.holdSweepMs ?? 60_000)) return;
+    lastHoldSweep = Date.now();
+    await sweepMcpHoldsOfEndedTasks(prisma, log);
+  };
   const capabilities = await loadCapabilities(provider);
   const runtime: RuntimeDeps = {
     prisma,
     notifier,
     scheduler,
     capabilities,
-    tools: new ToolRegistry([...builtinTools, ...checklistTools(capabilities), ...objectTools, ...generationTools(jobs), ...(plugin.tools ?? []), ...(opts.tools ?? [])]),
+    tools: new ToolRegistry([...allBuiltinTools(capabilities, jobs, { egress, callbackBase: () => config.files?.publicUrl }), ...(plugin.tools ?? []), ...(opts.tools ?? [])]),
     models,
     log,
+    // The workspace's MCP servers' tools (connections pooled per process, closed with the app).
+    mcp: new McpToolBus({ prisma, notifier, log, egress, sandbox: resolveSandbox(config, log) }),
+    egress,
     options: {
       leaseMs: config.runtime.leaseMs,
       maxStepsPerTurn: config.runtime.maxStepsPerTurn,
@@ -149,7 +186,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
   const embedder =
     opts.embedder !== undefined
       ? opts.embedder
-      : createEmbedder({ apiKey: config.openai.apiKey, baseUrl: config.openai.baseUrl, model: config.openai.embeddingModel });
+      : createEmbedder({ apiKey: config.openai.apiKey, baseUrl: config.openai.baseUrl, model: config.openai.embeddingModel, fetch: egress.fetchFor(null) });
   // Long-term memory: extraction deps (jobs, on-demand) and the worker's context port.
   // With a configured model, extraction reads free wording through it (the cheaper router model);
   // offline, and with a test's scripted model, the rules do.
@@ -160,7 +197,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
     { timeoutMs: opts.memory?.timeoutMs ?? config.memory?.timeoutMs ?? 1000, retrievalDelayMs: opts.memory?.retrievalDelayMs },
   );
   runtime.memory = memoryContext;
-  const deps: Deps = { config: { ...config, files }, prisma, notifier, hub: feeds.events, log, scheduler, runtime, embedder, jobs, memory: { ...memory, context: memoryContext }, objectFeed: feeds.objects, listener: feeds.listener };
+  const deps: Deps = { config: { ...config, files }, prisma, notifier, hub: feeds.events, log, scheduler, runtime, embedder, jobs, memory: { ...memory, context: memoryContext }, objectFeed: feeds.objects, listener: feeds.listener, egress };
   const yoga = createGraphQLServer(deps);
   const servers: RunningServer[] = [];
   const workers: WorkerHandle[] = [];
@@ -186,7 +223,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
         // Every `reconcileMs` when set, else at the watchdog period, on a timer of its own.
         reconcile: {
           everyMs: config.runtime.reconcileMs,
-          run: () => reconcileJobs(jobs, { silentMs: Math.max(config.runtime.watchdogMs * 3, 5000), submittingMs: config.runtime.leaseMs }),
+          run: () => Promise.all([reconcileJobs(jobs, { silentMs: Math.max(config.runtime.watchdogMs * 3, 5000), submittingMs: config.runtime.leaseMs }), sweepEndedHolds()]),
         },
         recoverySlots: config.runtime.recoverySlots,
         heartbeatMs: config.runtime.heartbeatMs,
@@ -205,9 +242,12 @@ export async function createApp(config: Config, connectionString: string, opts: 
     close: async () => {
       stopListening();
       upstreamCancel.stop();
+      stopSettlingEnded();
       (provider as { close?: () => void }).close?.();
       for (const w of workers.splice(0)) await w.stop();
       for (const s of servers.splice(0)) await s.close();
+      await runtime.mcp?.close();
+      egress.close();
       await upstreamCancel.idle();
       await scheduler.stop();
       await feeds.stop();

@@ -6,6 +6,11 @@
 //   migrate                                                   apply pending migrations
 //   replay <taskId>                                           re-run a recorded task against its
 //                                                             recorded model and tool responses
+//   replay --save <taskId> [--reason TEXT] [--dir DIR]        save a task's recorded run as a replay
+//                                                             fixture (default dir test/fixtures/replays)
+//   replay --policy <file.json> [--workspace SLUG] [--since ISO] [--fixtures DIR]
+//                                                             list the past actions a changed policy
+//                                                             would now deny or escalate
 // Uses DATABASE_URL, or the embedded PostgreSQL of `npm start` (started here if not running).
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
@@ -14,6 +19,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
 import { ensureDatabase, migrate, reachable } from './db/migrate.ts';
 import { createLogger } from './log.ts';
 import { replayTask } from './runtime/replay.ts';
+import { replayTools } from './runtime/replay-cli.ts';
 import { createToken } from './auth/create-token.ts';
 import { revokeToken } from './auth/revoke-token.ts';
 import { initWorkspace } from './services/workspaces/init-workspace.ts';
@@ -29,6 +35,12 @@ async function main() {
       name: { type: 'string' },
       scopes: { type: 'string' },
       service: { type: 'boolean' },
+      save: { type: 'string' },
+      reason: { type: 'string' },
+      dir: { type: 'string' },
+      policy: { type: 'string' },
+      since: { type: 'string' },
+      fixtures: { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -53,6 +65,10 @@ async function main() {
           console.log('database is migrated');
           break;
         case 'replay': {
+          if (values.save || values.policy) {
+            process.exitCode = await replayTools(prisma, values);
+            break;
+          }
           const raw = positionals[0];
           if (!raw) throw new Error('usage: npm run replay -- <taskId>');
           // Accept a task's uuid or its GraphQL global id.

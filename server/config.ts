@@ -37,6 +37,8 @@ const EnvSchema = z.object({
   ATELIER_ALLOWED_ORIGINS: z.string().optional(),
   /// How often open WebSockets re-check their credential; a revoked one is closed (4401).
   ATELIER_WS_REAUTH_MS: z.coerce.number().int().min(100).default(5000),
+  /// An MCP session (/mcp) nobody used for this long, with no request open, is closed; its client starts a new one.
+  ATELIER_MCP_SESSION_IDLE_MS: z.coerce.number().int().min(100).default(1_800_000),
   /// The web app on the same port: on (production build), dev (next dev in-process) or off (API only).
   ATELIER_WEB: z.enum(['on', 'dev', 'off']).default('on'),
   ATELIER_ROUTER_MODEL: z.string().optional(),
@@ -116,6 +118,25 @@ const EnvSchema = z.object({
   ATELIER_FILE_URL_SECRET: z.string().min(32).optional(),
   /// Lifetime of a signed file URL (ObjectFile.url), in seconds.
   ATELIER_FILE_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(900),
+  /// MCP servers an owner may register as a command (comma-separated absolute paths or bare names);
+  /// empty by default: registering a command runs it on this server, so the operator decides which.
+  ATELIER_MCP_STDIO_COMMANDS: z.string().default(''),
+  /// Key sealing MCP servers' bearer tokens at rest (32 bytes, base64); unset: generated in the data
+  /// dir (required when NODE_ENV=production).
+  ATELIER_MCP_SECRET_KEY: z.string().min(43).optional(),
+  /// Outbound calls of workspaces (MCP over HTTP, webhooks, remote agents) may reach loopback, private and
+  /// link-local addresses: off by default (an allowed name that resolves to an internal address is refused).
+  ATELIER_EGRESS_ALLOW_PRIVATE: bool.default(false),
+  /// How MCP servers started as a command run: `bwrap` (bubblewrap: no network, a private scratch dir,
+  /// read-only system dirs, limits), `off` (a plain child process); unset: bwrap when it is on PATH.
+  ATELIER_MCP_SANDBOX: z.enum(['bwrap', 'off']).optional(),
+  /// Address space of a sandboxed MCP server process, in MiB.
+  ATELIER_MCP_SANDBOX_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(1024),
+  /// CPU seconds a sandboxed MCP server process may use in its life (it is started again on the next call).
+  ATELIER_MCP_SANDBOX_CPU_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /// Age after which a workspace's agent signing key is rotated on its next use (ms; default 30 days). The old
+  /// key keeps verifying the credentials it signed until they expire (10 minutes).
+  ATELIER_AGENT_KEY_MAX_AGE_MS: z.coerce.number().int().min(60_000).default(30 * 86_400_000),
   NODE_ENV: z.string().optional(),
 });
 
@@ -140,6 +161,8 @@ export type Config = {
   allowedOrigins?: string[];
   /** Interval of the credential re-check of open WebSockets. */
   wsReauthMs?: number;
+  /** An idle MCP session (/mcp) is closed after this long; unset: 30 minutes. */
+  mcpSessionIdleMs?: number;
   web?: 'on' | 'dev' | 'off';
   openai: {
     apiKey: string | undefined;
@@ -159,6 +182,8 @@ export type Config = {
     /** Extra slots for taken-over turns (recovery first). */
     recoverySlots?: number;
     reconcileMs?: number;
+    /** How often the reconciliation timer also sweeps ended tasks' unsettled MCP call prices (default a minute). */
+    holdSweepMs?: number;
     /** Event log retention (store/retention.ts); unset keeps every event. */
     eventRetention?: { days: number; sweepMs: number };
     heartbeatMs?: number;
@@ -186,6 +211,20 @@ export type Config = {
     /** NODE_ENV=production: the URL secret must be configured. */
     production?: boolean;
   };
+  /** MCP servers (services/mcp/): what an owner may register and how tokens are sealed. */
+  mcp?: {
+    /** Commands a STDIO server may run (ATELIER_MCP_STDIO_COMMANDS); empty: none. */
+    stdioCommands: string[];
+    /** Base64 of 32 bytes; unset: generated in the data dir, unless `production`. */
+    secretKey?: string;
+    production?: boolean;
+    /** Containment of STDIO servers (runtime/mcp/sandbox.ts); unset: bwrap when available. */
+    sandbox?: { mode?: 'bwrap' | 'off'; memoryMb: number; cpuSeconds: number };
+  };
+  /** The egress gate (runtime/egress/gate.ts); unset: internal addresses refused. */
+  egress?: { allowPrivate: boolean };
+  /** The agents' signing keys (store/agents/signing-keys.ts): rotated on use once older than maxAgeMs. */
+  agentKeys?: { maxAgeMs: number };
   /** The simulated generation provider: in process, or the provider service at `url`. */
   provider?: {
     url?: string;
@@ -248,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphiql: e.ATELIER_GRAPHIQL,
     allowedOrigins: parseOrigins(e.ATELIER_ALLOWED_ORIGINS),
     wsReauthMs: e.ATELIER_WS_REAUTH_MS,
+    mcpSessionIdleMs: e.ATELIER_MCP_SESSION_IDLE_MS,
     web: e.ATELIER_WEB,
     openai: {
       apiKey: e.OPENAI_API_KEY,
@@ -285,12 +325,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretGraceSeconds: e.ATELIER_WEBHOOK_SECRET_GRACE_SECONDS,
       concurrency: e.ATELIER_WEBHOOK_CONCURRENCY,
     },
+    mcp: {
+      stdioCommands: e.ATELIER_MCP_STDIO_COMMANDS.split(',').map((x) => x.trim()).filter(Boolean),
+      secretKey: e.ATELIER_MCP_SECRET_KEY,
+      production: e.NODE_ENV === 'production',
+      sandbox: { ...(e.ATELIER_MCP_SANDBOX ? { mode: e.ATELIER_MCP_SANDBOX } : {}), memoryMb: e.ATELIER_MCP_SANDBOX_MEMORY_MB, cpuSeconds: e.ATELIER_MCP_SANDBOX_CPU_SECONDS },
+    },
+    egress: { allowPrivate: e.ATELIER_EGRESS_ALLOW_PRIVATE },
     files: {
       urlSecret: e.ATELIER_FILE_URL_SECRET,
       urlTtlSeconds: e.ATELIER_FILE_URL_TTL_SECONDS,
       publicUrl: e.ATELIER_PUBLIC_URL?.replace(/\/+$/, ''),
       production: e.NODE_ENV === 'production',
     },
+    agentKeys: { maxAgeMs: e.ATELIER_AGENT_KEY_MAX_AGE_MS },
     provider: {
       url: e.ATELIER_PROVIDER_URL,
       port: e.ATELIER_PROVIDER_PORT,

@@ -14,6 +14,9 @@
 // and of a step:
 //   step.committed      the model's decision and its pending calls are committed; no call ran
 //   call.started        a call is marked started; its tool has not run yet
+// and of a call to an MCP server's tool (MCP_CRASH_POINTS; test/mcp-crash.test.ts):
+//   mcp.call.answered   an MCP server answered a call; the answer is not recorded yet
+//   mcp.task.recorded   an MCP server accepted a call as a task; its task id is recorded, no result yet
 export const CRASH_POINTS = [
   'order.committed',
   'submit.answered',
@@ -25,7 +28,8 @@ export const CRASH_POINTS = [
   'step.committed',
   'call.started',
 ] as const;
-export type CrashPoint = (typeof CRASH_POINTS)[number];
+export const MCP_CRASH_POINTS = ['mcp.call.held', 'mcp.call.answered', 'mcp.task.recorded'] as const;
+export type CrashPoint = (typeof CRASH_POINTS)[number] | (typeof MCP_CRASH_POINTS)[number];
 
 const armed = new Set((process.env.ATELIER_CRASH_AT ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 

@@ -10,6 +10,14 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   /** An idempotency key already used for a different request. */
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  /** An outbound call to a host the workspace does not allow, or to an internal address (extensions.host, port, rule). */
+  EGRESS_DENIED: 'EGRESS_DENIED',
+  /** An agent's run credential that is not ours, was tampered with, or is for another audience or workspace. */
+  CREDENTIAL_INVALID: 'CREDENTIAL_INVALID',
+  /** An agent's run credential past its expiry (at most 10 minutes after it was issued). */
+  CREDENTIAL_EXPIRED: 'CREDENTIAL_EXPIRED',
+  /** An agent's run credential whose run is over: the turn was taken over or ended, or the task stopped. */
+  CREDENTIAL_REVOKED: 'CREDENTIAL_REVOKED',
   INTERNAL: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -23,6 +31,10 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   CONFLICT: 409,
   RATE_LIMITED: 429,
   IDEMPOTENCY_KEY_REUSED: 422,
+  EGRESS_DENIED: 403,
+  CREDENTIAL_INVALID: 401,
+  CREDENTIAL_EXPIRED: 401,
+  CREDENTIAL_REVOKED: 401,
   INTERNAL: 500,
 };
 

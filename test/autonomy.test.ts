@@ -109,6 +109,23 @@ const Edit = graphql(`
   }
 `);
 
+const EditGraph = graphql(`
+  mutation AutonomyEditGraph($input: EditChecklistInput!) {
+    editChecklist(input: $input) { task { id checklist { version items { id title after } } } }
+  }
+`);
+
+const Impact = graphql(`
+  query AutonomyPlanImpact($id: ID!, $changed: [String!]!) {
+    node(id: $id) { ... on Task { planImpact(changed: $changed) { stale { step because estimateCents } waiting stillValid costCents } } }
+  }
+`);
+const Derivations = graphql(`
+  query AutonomyDerivations($id: ID!) {
+    node(id: $id) { ... on WorkspaceObject { id derivedFrom { source { id } sourceVersion objectVersion step task { id } } dependents { object { id } step } } }
+  }
+`);
+
 let t: TestApp;
 let dir: string;
 let viewer: Viewer;
@@ -226,6 +243,39 @@ describe('in a running task', () => {
     assert.equal(await prisma().generationJob.count({ where: { taskId: id } }), 3, 'one job per result, none twice');
   });
 
+  test('a result records what it was made from: the results of the steps its step uses, at their versions; the source lists it as a dependent', async () => {
+    script = (ms) => {
+      const all = text(ms);
+      const state = all.slice(all.lastIndexOf('[task state]'));
+      if (!state.includes('[checklist v')) {
+        return { content: 'plan', toolCalls: [{ name: 'plan_checklist', args: { items: [{ id: 'keeper', title: 'The keeper', kind: 'IMAGE' }, { id: 'shot', title: 'Keeper at dawn', kind: 'IMAGE', after: ['keeper'] }] } }] };
+      }
+      if (/\[TODO\] The keeper/.test(state)) return { content: 'keeper', toolCalls: [{ name: 'generate_image', args: { prompt: 'the lighthouse keeper', checklistItemId: 'keeper' } }] };
+      if (/\[TODO\] Keeper at dawn/.test(state)) return { content: 'shot', toolCalls: [{ name: 'generate_image', args: { prompt: 'the keeper at dawn', checklistItemId: 'shot' } }] };
+      return { content: 'waiting' };
+    };
+    const id = await start('keeper film');
+    assert.equal(await runQueued(id), 'suspended');
+    await resolve((await prisma().approval.findFirstOrThrow({ where: { taskId: id, kind: 'PLAN' } })).id, 'APPROVE');
+    for (let i = 0; i < 4 && (await task(id)).status !== 'COMPLETED'; i++) {
+      await eventually(async () => ['QUEUED', 'COMPLETED'].includes((await task(id)).status), 'woken or done', 30_000);
+      if ((await task(id)).status === 'QUEUED') await runQueued(id);
+    }
+    const items = (await readChecklist(prisma(), id))!.items;
+    const keeper = items.find((i) => i.id === 'keeper')!.artifacts[0]!.replace(/^object:/, '');
+    const shot = items.find((i) => i.id === 'shot')!.artifacts[0]!.replace(/^object:/, '');
+    const shotView = await gql(t.url, t.a.ownerToken, Derivations, { id: toGlobalId('WorkspaceObject', shot) });
+    const made = (shotView.data!.node as { derivedFrom: { source: { id: string } | null; sourceVersion: number; objectVersion: number; step: string | null; task: { id: string } | null }[] }).derivedFrom;
+    assert.deepEqual(made.map((d) => [d.source?.id, d.sourceVersion, d.objectVersion, d.step, d.task?.id]), [[toGlobalId('WorkspaceObject', keeper), 1, 1, 'shot', toGlobalId('Task', id)]]);
+    const keeperView = await gql(t.url, t.a.ownerToken, Derivations, { id: toGlobalId('WorkspaceObject', keeper) });
+    const node = keeperView.data!.node as { derivedFrom: unknown[]; dependents: { object: { id: string } | null; step: string | null }[] };
+    assert.deepEqual(node.derivedFrom, [], 'the first step used nothing');
+    assert.deepEqual(node.dependents.map((d) => [d.object?.id, d.step]), [[toGlobalId('WorkspaceObject', shot), 'shot']]);
+    // Another workspace sees none of it.
+    const other = await gql(t.url, t.b.ownerToken, Derivations, { id: toGlobalId('WorkspaceObject', shot) });
+    assert.equal(other.data?.node ?? null, null);
+  });
+
   test('a plan needing a capability the platform lacks is refused before any money is spent; done is not the model’s say-so', async () => {
     script = (ms) => {
       const results = toolResults(ms);
@@ -270,5 +320,60 @@ describe('in a running task', () => {
     assert.equal((await readChecklist(prisma(), id))!.version, list.version, 'nothing written');
     const ro = await gql(t.url, t.a.readToken, Edit, { input: { taskId: toGlobalId('Task', id), baseVersion: list.version, items: [{ title: 'x' }] } });
     assert.equal(ro.errors?.[0]?.extensions?.code, 'FORBIDDEN');
+  });
+
+  test('a plan is a graph: steps name what they use; a plan that goes in a circle is refused, from a person and from the agent, and nothing is written', async () => {
+    // The agent plans in a circle: the call fails with the reason it can read, no checklist is written.
+    script = (ms) =>
+      toolResults(ms).length === 0
+        ? { content: 'plan', toolCalls: [{ name: 'plan_checklist', args: { items: [{ id: 'a', title: 'Storyboard', after: ['c'] }, { id: 'b', title: 'Shot', after: ['a'] }, { id: 'c', title: 'Cut', after: ['b'] }] } }] }
+        : { content: 'idle' };
+    const looping = await start('circular plan');
+    await runQueued(looping).catch(() => {});
+    const [call] = await prisma().toolCall.findMany({ where: { taskId: looping, name: 'plan_checklist' } });
+    assert.equal(call!.status, 'FAILED');
+    assert.match(call!.error ?? '', /goes in a circle: "Storyboard" → "Shot" → "Cut" → "Storyboard"/);
+    assert.equal(await readChecklist(prisma(), looping), null, 'no checklist written');
+
+    script = () => ({ content: 'plan', toolCalls: [{ name: 'plan_checklist', args: { items: [{ id: 'brief', title: 'Brief', kind: 'DOCUMENT' }] } }] });
+    const id = await start('graph plan');
+    await runQueued(id).catch(() => {});
+    await prisma().task.update({ where: { id }, data: { status: 'PAUSED' } });
+    const c = (await readChecklist(prisma(), id))!;
+    // By title or id; a step the plan does not name keeps its edges when omitted.
+    const made = await gql(t.url, t.a.ownerToken, EditGraph, {
+      input: { taskId: toGlobalId('Task', id), baseVersion: c.version, items: [{ id: 'brief', title: 'Brief' }, { title: 'Character', kind: 'IMAGE', after: ['Brief'] }, { title: 'Scene', kind: 'IMAGE', after: ['brief'] }, { title: 'Shot one', kind: 'IMAGE', after: ['Character', 'scene'] }] },
+    });
+    assert.equal(made.errors, undefined);
+    const items = made.data!.editChecklist.task.checklist!.items;
+    assert.deepEqual(items.map((i) => [i.id, i.after]), [['brief', []], ['character', ['brief']], ['scene', ['brief']], ['shot-one', ['character', 'scene']]]);
+
+    // The agent orders a shot before its character and scene exist: refused, nothing ordered or held.
+    const generate = t.app.deps.runtime.tools.get('generate_image')!;
+    const ctx = { idempotencyKey: `graph:${id}:0:0`, taskId: id, workspaceId: t.a.workspaceId, turnId: id, generation: 1, uow: { prisma: prisma(), notifier: t.app.deps.notifier }, signal: new AbortController().signal } as never;
+    await assert.rejects(generate.run({ prompt: 'the keeper at dawn', checklistItemId: 'shot-one' }, ctx), /"Shot one" uses "Character" and "Scene", not finished yet.*Nothing was ordered/);
+    assert.equal(await prisma().generationJob.count({ where: { taskId: id } }), 0);
+    assert.equal(await prisma().ledgerEntry.count({ where: { taskId: id } }), 0);
+
+    // What a new character would do to the plan, before anything is spent: nothing is made yet,
+    // so every later step simply waits; a step the plan does not have is BAD_USER_INPUT.
+    const impact = await gql(t.url, t.a.ownerToken, Impact, { id: toGlobalId('Task', id), changed: ['character'] });
+    assert.equal(impact.errors, undefined);
+    const seen = (impact.data!.node as { planImpact: { stale: unknown[]; waiting: string[]; stillValid: string[]; costCents: number } }).planImpact;
+    assert.deepEqual([seen.stale, seen.waiting, seen.costCents], [[], ['shot-one'], 0]);
+    const unknownStep = await gql(t.url, t.a.ownerToken, Impact, { id: toGlobalId('Task', id), changed: ['nowhere'] });
+    assert.equal(unknownStep.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
+
+    const version = made.data!.editChecklist.task.checklist!.version;
+    for (const bad of [
+      [{ id: 'brief', title: 'Brief', after: ['shot-one'] }, { id: 'shot-one', title: 'Shot one', after: ['brief'] }],
+      [{ id: 'brief', title: 'Brief', after: ['brief'] }],
+      [{ id: 'brief', title: 'Brief', after: ['nowhere'] }],
+    ]) {
+      const r = await gql(t.url, t.a.ownerToken, EditGraph, { input: { taskId: toGlobalId('Task', id), baseVersion: version, items: bad } });
+      assert.equal(r.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', JSON.stringify(bad));
+      assert.match(r.errors![0]!.message, /^The plan cannot run: /);
+      assert.equal((await readChecklist(prisma(), id))!.version, version, 'nothing written');
+    }
   });
 });

@@ -202,6 +202,8 @@ describe('in the runtime (database)', () => {
     name: 'fetch_reference',
     domain: 'video',
     description: 'Fetch a long reference text.',
+    // The right the agent policy requires for it (a tool that is not built in declares its own).
+    scope: 'objects:read',
     input: z.object({ query: z.string() }),
     output: z.object({ text: z.string() }),
     safety: 'READ_ONLY',

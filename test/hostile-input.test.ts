@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { getNamedType, isObjectType } from 'graphql';
 import { wsClient } from './helpers/clients.ts';
-import { setUpHostile, tearDownHostile } from './hostile/fixture.ts';
+import { refreshMcpVersion, setUpHostile, tearDownHostile } from './hostile/fixture.ts';
 import { hostileValues } from './hostile/hostile-values.ts';
 import { changedTables, fingerprint, isSlow, judge, SLOW_MS, stats } from './hostile/judge.ts';
 import { schema, t } from './hostile/state.ts';
@@ -142,10 +142,11 @@ describe('every argument of every field, with hostile values of its type', () =>
   test('the valid calls the sweep starts from succeed, so every refusal above was the hostile value', async () => {
     // After the sweeps (these write). Ordered so that no call undoes the precondition of a later one.
     const first = ['updateObject', 'replaceMessage', 'rerouteMessage', 'withdrawMessage'];
-    const last = ['signalTask', 'archiveTask', 'mergeTasks', 'deleteWebhookEndpoint'];
+    const last = ['signalTask', 'archiveTask', 'mergeTasks', 'deleteWebhookEndpoint', 'updateMcpServer', 'refreshMcpServer', 'removeMcpServer', 'revokeEgressHost'];
     const rank = (name: string) => (first.includes(name) ? first.indexOf(name) - 100 : last.includes(name) ? last.indexOf(name) + 100 : 0);
     const byField = new Map(targets.filter((y) => y.op === 'mutation').map((y) => [y.field.name, y]));
     const failed: string[] = [];
+    await refreshMcpVersion();
     for (const x of [...byField.values()].sort((a, b) => rank(a.field.name) - rank(b.field.name) || a.field.name.localeCompare(b.field.name))) {
       const { query, variables } = operation(x, BASELINE);
       const o = await http(query, variables);

@@ -14,6 +14,7 @@ import { REPLY_LANGUAGES, textsFor } from '../server/domain/replies/texts.ts';
 import { briefLanguage, isCandidateTitle, localizedPlan } from '../server/runtime/models/offline/texts.ts';
 import { classify } from '../server/runtime/models/offline/classify.ts';
 import { asInstruction, en } from '../server/domain/replies/en.ts';
+import { statusText as protocolStatus } from '../server/http/mcp/task-view.ts';
 
 const paid = { runningJobs: 2, heldCents: 80, approvedCents: 0 };
 
@@ -45,6 +46,9 @@ describe('the templates of every language are in that language', () => {
         t.approvalReason({ code: 'DAILY_LIMIT', totalCents: 1040, freeCents: 1000 }),
         ...(['REVISE', 'ADD_CONTEXT', 'MESSAGE'] as const).map((by) => t.supersededNote(by, '5')),
         t.offline.planningAgain('5'),
+        // Where a task is, for clients following it over MCP or A2A.
+        t.taskState.budgetExceeded,
+        t.taskState.needsPerson(t.planReasonNew),
       ];
       for (const s of samples) assert.equal(detectLanguage(s).language, lang, `${lang}: "${s}" reads as ${detectLanguage(s).language}`);
     });
@@ -91,6 +95,18 @@ describe('the templates of every language are in that language', () => {
     assert.equal(asInstruction('the colours feel off'), null, 'not an instruction: quoted instead');
     assert.equal(en.delivered('Coffee posters', 'make poster 2 warmer'), 'Got it — I\'ll make poster 2 warmer in “Coffee posters”.');
     assert.match(en.delivered('Coffee posters', 'the colours feel off'), /“the colours feel off”/);
+  });
+});
+
+describe('where a task is, for clients following it from outside (MCP, A2A)', () => {
+  test('in the language of the person\'s own words; English when it is not known', () => {
+    const at = (language: string | null, status: 'RUNNING' | 'COMPLETED' | 'PAUSED', statusReason: string | null = null) => protocolStatus({ language, status, statusReason }, []);
+    assert.equal(at('de', 'COMPLETED'), 'Abgeschlossen');
+    assert.equal(at('ja', 'RUNNING'), '作業中');
+    assert.equal(at('fr', 'PAUSED', 'demandé par Léa'), 'En pause — demandé par Léa');
+    assert.equal(at(null, 'COMPLETED'), 'Completed');
+    assert.equal(at('pt', 'RUNNING'), 'Working');
+    assert.equal(protocolStatus({ language: 'es', status: 'WAITING', statusReason: null }, [{ title: '¿Qué cartel?' }]), 'Necesita la decisión de una persona en Atelier: ¿Qué cartel?');
   });
 });
 

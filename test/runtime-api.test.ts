@@ -112,6 +112,8 @@ describe('tool boundaries', () => {
     name: 'big_output',
     domain: 'core',
     description: 'Returns a large or malformed result.',
+    // The right the agent policy requires for it (a tool that is not built in declares its own).
+    scope: 'tasks:write',
     input: z.object({ size: z.number().int().min(1), malformed: z.boolean().default(false) }),
     output: z.object({ text: z.string() }),
     safety: 'READ_ONLY',

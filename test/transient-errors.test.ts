@@ -17,6 +17,8 @@ const flaky = defineTool({
   name: 'flaky_step',
   domain: 'core',
   description: 'A step whose database sometimes hiccups.',
+  // The right the agent policy requires for it (a tool that is not built in declares its own).
+  scope: 'tasks:write',
   input: z.object({}),
   output: z.object({ ok: z.boolean() }),
   safety: 'IDEMPOTENT',

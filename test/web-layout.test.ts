@@ -124,7 +124,11 @@ test('loading shows skeletons, never "No tasks yet" (GraphQL slowed down)', asyn
   // Every GraphQL answer arrives 1.5 s late; record whether the empty state is ever shown.
   await page.route('**/graphql', async (route) => {
     await pause(1500); // a slow network, on purpose: the page must show skeletons meanwhile
-    await route.continue();
+    // A request the page gave up meanwhile (a reload, a component that unmounted) is already
+    // handled by the browser: nothing is left to continue.
+    await route.continue().catch((e: Error) => {
+      if (!/already handled|Target page, context or browser has been closed/.test(e.message)) throw e;
+    });
   });
   await page.evaluate(() => sessionStorage.setItem('watchEmpty', '1'));
   await page.addInitScript(() => {
@@ -183,7 +187,10 @@ test('plain words: one offline badge with a link to set up a model; no tool name
   await page.goto(`${w.url}/?task=${encodeURIComponent(taskIds[0]!)}`);
   await badge.getByRole('link', { name: 'Set up a model' }).click();
   await page.waitForURL(/\/settings#model$/);
-  await page.getByRole('heading', { name: 'Model' }).waitFor();
+  // On a failure, say what the page showed instead (an error, a skeleton).
+  await page.getByRole('heading', { name: 'Model', exact: true }).waitFor().catch(async (e: Error) => {
+    throw new Error(`${e.message}\nThe page showed: ${(await page.locator('body').innerText()).slice(0, 600)}`);
+  });
   assert.match(await page.locator('#model').innerText(), /OPENAI_API_KEY/);
 });
 

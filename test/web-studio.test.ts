@@ -206,3 +206,32 @@ test('responsive: on a phone-sized screen nothing overflows sideways', async () 
   await page.screenshot({ path: `${process.cwd()}/test-results/web/09-phone.png`, fullPage: true });
   await page.setViewportSize({ width: 1440, height: 900 });
 });
+
+test('a plan with steps that use other steps reads as an indented list, at phone width too', async () => {
+  // A paused task of the workspace (no turn runs it), planned by a person with edges.
+  const made = await prisma().task.create({ data: { workspaceId: w.a.workspaceId, createdById: w.a.ownerId, title: 'Keeper film', status: 'PAUSED' } });
+  const gid = Buffer.from(`Task:${made.id}`).toString('base64');
+  const res = await fetch(`${w.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${w.a.ownerToken}` },
+    body: JSON.stringify({
+      query: 'mutation($i: EditChecklistInput!) { editChecklist(input: $i) { task { id } } }',
+      variables: { i: { taskId: gid, baseVersion: 0, items: [{ title: 'Storyboard', kind: 'DOCUMENT' }, { title: 'Character', kind: 'IMAGE', after: ['Storyboard'] }, { title: 'Harbour', kind: 'IMAGE', after: ['Storyboard'] }, { title: 'Shot one', kind: 'IMAGE', after: ['Character', 'Harbour'] }] } },
+    }),
+  });
+  assert.equal(((await res.json()) as { errors?: unknown }).errors, undefined);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${w.url}/?task=${encodeURIComponent(gid)}`);
+    const items = page.getByTestId('checklist-item');
+    await items.nth(3).waitFor();
+    assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-depth'))), ['0', '1', '1', '2']);
+    assert.match(await items.nth(3).innerText(), /uses Character, Harbour/);
+    const [first, last] = [await items.nth(0).boundingBox(), await items.nth(3).boundingBox()];
+    assert.ok(last!.x > first!.x, 'a deeper step is indented');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `no sideways scrolling at ${width}px (${overflow}px)`);
+  }
+  await shot(page, '14-plan-graph-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
+});

@@ -103,7 +103,7 @@ before(async () => {
   t = await startTestApp(
     'wsscope',
     // Short watchdog, reconciliation and retention periods, so their sweeps run (and are checked) during the workload.
-    { runtime: { ...testConfig().runtime, watchdogMs: 150, reconcileMs: 300, heartbeatMs: 300, plugin: undefined,
+    { runtime: { ...testConfig().runtime, watchdogMs: 150, reconcileMs: 300, holdSweepMs: 300, heartbeatMs: 300, plugin: undefined,
       // The retention sweep runs too (nothing is old enough to go: it only has to send its statement).
       eventRetention: { days: 30, sweepMs: 300 } } },
     { models: scriptedProvider(model), provider: new SimulatedProvider({ filesDir: dir, latencyMs: { IMAGE: 50 } }) },

@@ -64,6 +64,23 @@ export const mutationPolicy: Readonly<Record<string, MutationRule>> = {
   rotateWebhookSecret: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
   redeliverWebhook: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
   sendTestWebhook: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  // Where the workspace's outbound calls may go: its owners decide, like MCP servers and webhooks.
+  allowEgressHost: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  revokeEgressHost: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  // Remote agents the workspace's agent may hand steps to (and whose hosts it reaches): owners.
+  registerRemoteAgent: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  removeRemoteAgent: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  // MCP servers hand the agent a third party's tools (and may hold its token): owners set them up.
+  registerMcpServer: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  updateMcpServer: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  removeMcpServer: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  refreshMcpServer: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  // The key that signs the agents' credentials: its owners rotate it (an integration with an owner's
+  // role may, for a scheduled rotation; rotating loosens nothing).
+  rotateAgentSigningKey: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  // Agent principals: what the agent may do is the owners' decision, and a person's.
+  createAgentPrincipal: { scope: 'WRITE', roles: OWNERS, principals: PEOPLE },
+  updateAgentPrincipal: { scope: 'WRITE', roles: OWNERS, principals: PEOPLE },
 };
 
 /** Why the viewer may not call `mutation`, or null when it may. Unknown mutations are refused. */

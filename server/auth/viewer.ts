@@ -31,8 +31,23 @@ export async function authenticateToken(prisma: PrismaClient, token: string | nu
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) {
     throw new AppError('UNAUTHENTICATED', 'Invalid or revoked token');
   }
+  return viewerOfToken(prisma, { tokenHash: hashToken(token) });
+}
+
+/**
+ * The viewer of a credential known by its id (what a viewer's `credentialId` is), checked exactly
+ * as a presented token is: revoked, expired, its session's token gone or its user no longer a
+ * member → UNAUTHENTICATED. For work a credential started that outlives its request (an A2A push
+ * follower resumed after a restart acts with the rights of the token that set it, while it lasts).
+ */
+export function authenticateCredentialId(prisma: PrismaClient, credentialId: string): Promise<Viewer> {
+  if (!/^[0-9a-f-]{36}$/i.test(credentialId)) throw new AppError('UNAUTHENTICATED', 'Invalid or revoked token');
+  return viewerOfToken(prisma, { id: credentialId });
+}
+
+async function viewerOfToken(prisma: PrismaClient, where: { tokenHash: string } | { id: string }): Promise<Viewer> {
   const row = await prisma.apiToken.findUnique({
-    where: { tokenHash: hashToken(token) },
+    where,
     select: {
       id: true,
       userId: true,

@@ -16,7 +16,7 @@ import { sealsEvent, sealValue, type DataKeyMaterial } from '../domain/sealing.t
 import { stepSealingKey } from '../store/sealing/scope.ts';
 import { taskSealingKey } from '../store/sealing/keys.ts';
 import { encodePayload } from './payload.ts';
-import { currentWorker } from './writer.ts';
+import { currentAgent, currentWorker, type RunAgent } from './writer.ts';
 import type { AppendedEvent, NewEvent } from './types.ts';
 
 type RawRow = { id: string | bigint; workspace_id: string; seq: number; occurred_at: Date };
@@ -38,10 +38,10 @@ WITH t AS (
     FROM x, t WHERE x.v ? 'body'
   ON CONFLICT (hash) DO NOTHING
 )
-INSERT INTO task_events (task_id, workspace_id, seq, type, actor_kind, actor_id, worker_id,
+INSERT INTO task_events (task_id, workspace_id, seq, type, actor_kind, actor_id, actor_version, actor_run, worker_id,
                          occurred_at, redaction, payload, payload_hash, payload_size, payload_schema)
 SELECT $1::uuid, t.workspace_id, t.last_event_seq - $2::int + x.ord::int, x.v->>'type', (x.v->>'actorKind')::"ActorKind",
-       x.v->>'actorId', x.v->>'workerId', clock_timestamp(), (x.v->>'redaction')::"Redaction",
+       x.v->>'actorId', (x.v->>'actorVersion')::int, x.v->>'actorRun', x.v->>'workerId', clock_timestamp(), (x.v->>'redaction')::"Redaction",
        CASE WHEN x.v ? 'payload' THEN x.v->'payload' END, x.v->>'payloadHash',
        (x.v->>'payloadSize')::int, x.v->>'payloadSchema'
   FROM t, x
@@ -68,15 +68,19 @@ function rememberKey(taskId: string, key: DataKeyMaterial | null): void {
 
 type Spec = { json: string; row: Omit<AppendedEvent, 'id' | 'taskId' | 'workspaceId' | 'seq' | 'occurredAt'> };
 
-function encode(events: readonly NewEvent[], key: DataKeyMaterial | null, workerId: string | null): Spec[] {
+function encode(events: readonly NewEvent[], key: DataKeyMaterial | null, workerId: string | null, agent: RunAgent | null): Spec[] {
   return events.map((e) => {
+    // The agent's events inside a run are the run's principal's: its id, version and run.
+    const actor = e.actor.kind === 'AGENT' && agent && !e.actor.version ? { kind: 'AGENT' as const, id: agent.id, version: agent.version, run: agent.run } : e.actor;
     // A task with memory in its context has its payloads sealed (store/sealing): what is stored,
     // hashed and delivered is the ciphertext; readers open it (or see it withheld once forgotten).
     const enc = encodePayload(key && e.payload != null && sealsEvent(e) ? sealValue(key, e.payload) : e.payload);
     const row = {
       type: e.type,
-      actorKind: e.actor.kind,
-      actorId: e.actor.id ?? null,
+      actorKind: actor.kind,
+      actorId: actor.id ?? null,
+      actorVersion: actor.version ?? null,
+      actorRun: actor.run ?? null,
       workerId,
       redaction: e.redaction ?? 'PUBLIC',
       payload: null as unknown,
@@ -99,12 +103,13 @@ function encode(events: readonly NewEvent[], key: DataKeyMaterial | null, worker
 export async function appendEvents(db: Db, taskId: string, events: readonly NewEvent[]): Promise<AppendedEvent[]> {
   if (events.length === 0) return [];
   const workerId = currentWorker();
+  const agent = currentAgent();
   const inStep = stepSealingKey(taskId);
   // Inside a step the step's key is used as it is (even one destroyed mid-step: what the step
   // wrote from forgotten memory stays unreadable); elsewhere the task's current key, checked.
   let key: DataKeyMaterial | null = inStep ? inStep.key : (knownKeys.get(taskId) ?? null);
   for (let attempt = 1; ; attempt++) {
-    const specs = encode(events, key, workerId);
+    const specs = encode(events, key, workerId, agent);
     const params = [taskId, events.length, `[${specs.map((s) => s.json).join(',')}]`, !inStep, key?.id ?? null];
     const rows = await rawQuery<RawRow>(db, APPEND_SQL, params);
     if (rows.length === events.length) {

@@ -19,6 +19,8 @@ const EVENT_SELECT = {
   type: true,
   actorKind: true,
   actorId: true,
+  actorVersion: true,
+  actorRun: true,
   workerId: true,
   occurredAt: true,
   redaction: true,
@@ -40,7 +42,7 @@ export const toRow = (e: DbEvent): EventRow => {
 
 type SqlEvent = {
   id: string; task_id: string; workspace_id: string; seq: number; position: string; type: string; actor_kind: EventRow['actorKind'];
-  actor_id: string | null; worker_id: string | null; occurred_at: Date; redaction: EventRow['redaction']; payload: unknown;
+  actor_id: string | null; actor_version: number | null; actor_run: string | null; worker_id: string | null; occurred_at: Date; redaction: EventRow['redaction']; payload: unknown;
   payload_hash: string | null; payload_size: number; payload_schema: string;
 };
 
@@ -48,14 +50,14 @@ type SqlEvent = {
 // (no query-engine work per row); (workspace_id, position) is the table's unique index. The order
 // names the column, not the text alias of the same name (that would sort "10" before "2").
 const READ_WORKSPACE_SQL = `
-SELECT id::text, task_id::text, workspace_id::text, seq, position::text, type, actor_kind, actor_id, worker_id, occurred_at,
+SELECT id::text, task_id::text, workspace_id::text, seq, position::text, type, actor_kind, actor_id, actor_version, actor_run, worker_id, occurred_at,
        redaction, payload, payload_hash, payload_size, payload_schema
   FROM task_events WHERE workspace_id = $1::uuid AND position > $2::bigint ORDER BY task_events.position LIMIT $3::int`;
 
 // The same read keeping only some types (a filtered page): what it returns is still in position
 // order with nothing selected left out, so a page's last cursor resumes the filtered read exactly.
 const READ_WORKSPACE_TYPES_SQL = `
-SELECT id::text, task_id::text, workspace_id::text, seq, position::text, type, actor_kind, actor_id, worker_id, occurred_at,
+SELECT id::text, task_id::text, workspace_id::text, seq, position::text, type, actor_kind, actor_id, actor_version, actor_run, worker_id, occurred_at,
        redaction, payload, payload_hash, payload_size, payload_schema
   FROM task_events WHERE workspace_id = $1::uuid AND position > $2::bigint AND type = ANY($4::text[])
  ORDER BY task_events.position LIMIT $3::int`;
@@ -73,7 +75,7 @@ export async function readWorkspaceEvents(
     : await rawQuery<SqlEvent>(prisma, READ_WORKSPACE_SQL, [workspaceId, after, limit]);
   return rows.map((r) => ({
     id: BigInt(r.id), taskId: r.task_id, workspaceId: r.workspace_id, seq: r.seq, position: Number(r.position), type: r.type,
-    actorKind: r.actor_kind, actorId: r.actor_id, workerId: r.worker_id, occurredAt: r.occurred_at, redaction: r.redaction,
+    actorKind: r.actor_kind, actorId: r.actor_id, actorVersion: r.actor_version, actorRun: r.actor_run, workerId: r.worker_id, occurredAt: r.occurred_at, redaction: r.redaction,
     payload: r.payload, payloadHash: r.payload_hash, payloadSize: r.payload_size, payloadSchema: r.payload_schema,
   }));
 }

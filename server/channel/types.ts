@@ -4,7 +4,12 @@ import type { EventType } from '../domain/event-catalog.ts';
 export type ActorKind = 'USER' | 'AGENT' | 'SYSTEM';
 export type Redaction = 'PUBLIC' | 'PRIVATE';
 
-export type Actor = { kind: ActorKind; id?: string | null };
+/**
+ * Who caused an event. For the agent (AGENT): `id` is the agent principal's id, `version` the
+ * principal's version it acted with and `run` the run (`<turn id>:<generation>`); an AGENT event
+ * appended during a run gets all three from the run (writer.ts asAgent) when it names none.
+ */
+export type Actor = { kind: ActorKind; id?: string | null; version?: number | null; run?: string | null };
 
 /** An event to append. `payload` must be JSON-serialisable. */
 export type NewEvent = {
@@ -34,6 +39,10 @@ export type EventRow = {
   type: string;
   actorKind: ActorKind;
   actorId: string | null;
+  /** The agent principal's version when it acted (AGENT events written during a run). */
+  actorVersion?: number | null;
+  /** The run that wrote it (`<turn id>:<generation>`, AGENT events written during a run). */
+  actorRun?: string | null;
   /** The worker process that wrote it (see writer.ts); null for the API's own writes. */
   workerId: string | null;
   occurredAt: Date;

@@ -17,3 +17,19 @@ export function asWorker<T>(workerId: string, fn: () => T): T {
 export function currentWorker(): string | null {
   return writer.getStore() ?? null;
 }
+
+/** The agent principal a run acts as: every AGENT event appended inside `asAgent` carries it. */
+export type RunAgent = { id: string; version: number; run: string };
+
+const agentSlot = Symbol.for('atelier.channel.agent');
+const agent: AsyncLocalStorage<RunAgent> = ((globalThis as Record<symbol, unknown>)[agentSlot] ??= new AsyncLocalStorage<RunAgent>()) as AsyncLocalStorage<RunAgent>;
+
+/** Runs `fn` (and everything it starts) as the run of an agent principal. */
+export function asAgent<T>(who: RunAgent, fn: () => T): T {
+  return agent.run(who, fn);
+}
+
+/** The run's agent principal, if the current code runs inside one. */
+export function currentAgent(): RunAgent | null {
+  return agent.getStore() ?? null;
+}

@@ -3,6 +3,8 @@
 // a task goes on (continuation.ts), links generation results to it (wake.ts), and puts it in the
 // worker's context every step.
 import { z } from 'zod';
+import { badInput } from '../errors.ts';
+import { validateGraph } from './production-graph.ts';
 
 export const ITEM_STATUSES = ['TODO', 'IN_PROGRESS', 'DONE', 'SKIPPED', 'BLOCKED'] as const;
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
@@ -25,6 +27,8 @@ export const ChecklistItemSchema = z.object({
   round: z.number().int().min(0).default(0),
   /** Results ordered for this step in this round and not failed (so nothing is ordered twice). */
   ordered: z.number().int().min(0).default(0),
+  /** The steps whose results this one uses (ids in this checklist): the plan is a graph, not a list. */
+  after: z.array(z.string().min(1).max(40)).max(30).optional(),
 });
 export type ChecklistItem = z.output<typeof ChecklistItemSchema>;
 export type Checklist = { version: number; items: ChecklistItem[] };
@@ -42,7 +46,16 @@ export function itemId(title: string, taken: ReadonlySet<string>): string {
   return id;
 }
 
-export type PlannedItem = { id?: string; title: string; kind?: string; count?: number; needsApproval?: boolean; reopen?: boolean };
+export type PlannedItem = {
+  id?: string;
+  title: string;
+  kind?: string;
+  count?: number;
+  needsApproval?: boolean;
+  reopen?: boolean;
+  /** The steps whose results this one uses, by their id or title in this plan (kept when omitted). */
+  after?: string[];
+};
 
 /**
  * A new plan over an existing checklist: items keep their status, artifacts and evidence when their
@@ -93,10 +106,32 @@ export function mergePlan(
       out[k] = { ...patchItem([base], base.id, { status: 'TODO', evidence: words.stepReopened(reason) }, words)[0]!, round: base.round + 1, ordered: 0 };
     }
   }
+  // Edges name steps of this plan by the id or title the plan gave them: resolved to the final ids.
+  const ref = new Map<string, string>();
+  for (let k = 0; k < out.length; k++) {
+    const p = planned[k]!;
+    ref.set(out[k]!.id, out[k]!.id);
+    if (p.id) ref.set(p.id, out[k]!.id);
+    ref.set(p.title.toLowerCase(), out[k]!.id);
+  }
+  for (let k = 0; k < out.length; k++) {
+    const p = planned[k]!;
+    const prev = (p.id && byId.get(p.id)) || byTitle.get(p.title.toLowerCase());
+    const wanted = p.after ?? prev?.after ?? [];
+    // Set only when there are edges: a list plan's items stay exactly as they were.
+    const { after: _old, ...item } = out[k]!;
+    out[k] = wanted.length ? { ...item, after: [...new Set(wanted.map((a) => ref.get(a) ?? ref.get(a.toLowerCase()) ?? a))] } : item;
+  }
   for (const old of current) {
     if (used.has(old.id) || taken.has(old.id)) continue;
-    if (old.artifacts.length) out.push({ ...old, status: 'SKIPPED', evidence: words.stepDropped(reason).slice(0, 2000) });
+    // A dropped step keeps no edges: nothing in the new plan waits for it.
+    if (old.artifacts.length) {
+      const { after: _edges, ...kept } = old;
+      out.push({ ...kept, status: 'SKIPPED', evidence: words.stepDropped(reason).slice(0, 2000) });
+    }
   }
+  const check = validateGraph(out.map((i) => ({ ...i, after: i.after ?? [] })));
+  if (!check.ok) throw badInput(`The plan cannot run: ${check.reason}.`, { argument: 'items' });
   return out;
 }
 

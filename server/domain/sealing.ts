@@ -48,7 +48,7 @@ export function sealsEvent(e: { type: string; actor: { kind: string } }): boolea
  * person's message as it arrived (chat history): nothing in them can have come from memory.
  */
 const NEVER_DERIVED = new Set([
-  'TURN_STARTED', 'TOOL_CALL_STARTED', 'MODEL_CALL', 'MEMORY_UNAVAILABLE', 'JOB_SUBMITTED', 'TASK_LANGUAGE_CHANGED', 'TASK_LIMITS_CHANGED',
+  'TURN_STARTED', 'TOOL_CALL_STARTED', 'TOOL_CALL_DENIED', 'MODEL_CALL', 'MEMORY_UNAVAILABLE', 'JOB_SUBMITTED', 'TASK_LANGUAGE_CHANGED', 'TASK_LIMITS_CHANGED',
   'MESSAGE_RECEIVED', 'MESSAGE_WITHDRAWN', 'MESSAGE_REROUTED', 'MESSAGE_REPLACED',
 ]);
 const STRUCTURAL_SUFFIX = /(Id|Ids|At|Key|Kind|Status|Type|Code|Hash|Digest)$/;

@@ -31,6 +31,8 @@ export type HttpProviderOptions = {
   /** How long a refused connection is retried (submit, quote) before it counts as a failure. */
   connectRetryMs?: number;
   log?: Logger;
+  /** The egress gate's fetch for the deployment (the service is a configured destination); unset: the global fetch. */
+  fetch?: (url: string, init?: RequestInit) => Promise<Response>;
 };
 
 /** The service is not there (nothing was sent): safe to try again. */
@@ -228,7 +230,7 @@ export class HttpGenerationProvider implements GenerationProvider, CallbackRecei
   }
 
   private fetch(method: string, path: string, o: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Response> {
-    return fetch(`${this.base}${path}`, {
+    return (this.opts.fetch ?? fetch)(`${this.base}${path}`, {
       method,
       headers: { authorization: `Bearer ${this.opts.secret}`, ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
       ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),

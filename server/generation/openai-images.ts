@@ -47,6 +47,10 @@ export type OpenAIImagesOptions = {
    * the listener before the id is known and be dropped; the jobs layer deduplicates the repeat.
    */
   redeliverMs?: number;
+  /** The egress gate's fetch for the deployment (the API calls); unset: the global fetch. */
+  fetch?: (url: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /** How a generated image's URL is downloaded (the gate, for any public host); unset: the global fetch. */
+  download?: (url: string, init?: RequestInit) => Promise<Response>;
 };
 
 /**
@@ -74,7 +78,7 @@ export class OpenAIImagesProvider implements GenerationProvider {
   constructor(private readonly opts: OpenAIImagesOptions) {
     // No SDK retries: a generation is billed, and a retried request after a timeout could create a
     // second image upstream. A failure is reported as FAILED and the hold is released instead.
-    this.client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: opts.timeoutMs ?? 180_000 });
+    this.client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: opts.timeoutMs ?? 180_000, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
     this.model = opts.model ?? 'gpt-image-1';
     this.prices = opts.prices ?? DEFAULT_IMAGE_PRICES;
     mkdirSync(opts.filesDir, { recursive: true });
@@ -161,7 +165,7 @@ export class OpenAIImagesProvider implements GenerationProvider {
       const bytes = image?.b64_json
         ? Buffer.from(image.b64_json, 'base64')
         : image?.url
-          ? Buffer.from(await (await fetch(image.url, { signal: abort.signal })).arrayBuffer())
+          ? Buffer.from(await (await (this.opts.download ?? fetch)(image.url, { signal: abort.signal })).arrayBuffer())
           : null;
       // A cancel that came while the answer was read has already ended the job with nothing made:
       // the image is not written, so what cancel answered stays true.

@@ -14,6 +14,7 @@ import { loadMemoryUses, loadMemoryVersions } from '../services/memory/memory-hi
 import { loadCardsOfMessages, loadDeliveries, loadRoutesOfMessages } from '../services/messages/message-details.ts';
 import { loadObjectIdsOfTasks, loadTaskIdsOfObjects } from '../services/objects/list-objects.ts';
 import { loadObjects } from '../services/objects/load-objects.ts';
+import { loadDependents, loadDerivedFrom } from '../services/objects/derivations.ts';
 import { loadObjectVersions, type VersionKey } from '../services/objects/object-versions.ts';
 import { loadTasks } from '../services/tasks/load-tasks.ts';
 import { loadLineRounds } from '../services/tasks/task-line.ts';
@@ -21,6 +22,7 @@ import { loadInboxOfTasks, loadTurnsOfTasks } from '../services/tasks/task-journ
 import { loadMessages, loadThreads } from '../services/threads/load-threads.ts';
 import { loadUsers } from '../services/users/load-users.ts';
 import { loadWorkspaces } from '../services/workspaces/load-workspaces.ts';
+import { loadAgentPrincipals } from '../services/agents/list-agents.ts';
 
 export function createLoaders(deps: Deps, viewer: Viewer) {
   type Batch<K, V> = (deps: Deps, viewer: Viewer, keys: readonly K[]) => Promise<V[]>;
@@ -35,6 +37,10 @@ export function createLoaders(deps: Deps, viewer: Viewer) {
     job: loader(loadJobs),
     /** Shared workspace objects (deleted ones too: their history stays readable). */
     object: loader(loadObjects),
+    /** What an object's versions were made from, by object id (rows of the viewer's workspaces). */
+    derivedFrom: loader(loadDerivedFrom),
+    /** What was made from an object, by its id. */
+    dependents: loader(loadDependents),
     /** Object versions never change once written, so caching them for the request is always right. */
     objectVersion: loader(loadObjectVersions, { cacheKeyFn: (k: VersionKey) => `${k.objectId}:${k.version}` }),
     /** Users who share a visible workspace with the viewer. */
@@ -63,6 +69,8 @@ export function createLoaders(deps: Deps, viewer: Viewer) {
     dataKey: loader(loadDataKeys),
     /** Whether a task has content withheld by forgetting (callers check the task's visibility first). */
     taskWithheld: loader(loadTasksWithheld),
+    /** Agent principals of the viewer's workspaces (event actors name them). */
+    agentPrincipal: loader(loadAgentPrincipals),
   };
 }
 

@@ -46,6 +46,7 @@ const KEY_TYPES: Record<string, string> = {
   stepId: 'Step',
   noticeId: 'ChangeNotice',
   inboxItemId: 'InboxItem',
+  agentId: 'AgentPrincipal',
 };
 
 /** The type a reference in text names by its prefix (`object:<uuid>`, `job <uuid>`). */
@@ -66,6 +67,17 @@ const PREFIX_TYPES: Record<string, string> = {
 const CALL_KEY = new RegExp(`^${UUID_SRC}:\\d+:\\d+$`);
 const PREFIXED = new RegExp(`\\b(${Object.keys(PREFIX_TYPES).join('|')})([: ])(${UUID_SRC}(?::\\d+:\\d+)?)`, 'gi');
 const BARE_CALL_KEY = new RegExp(`\\b${UUID_SRC}:\\d+:\\d+\\b`, 'g');
+
+/** A run of the agent as stored: `<turn uuid>:<generation>`. */
+const RUN_KEY = new RegExp(`^(${UUID_SRC}):(\\d+)$`);
+
+/**
+ * A run as a client reads it: an opaque id (`Run` + the stored key, like a global id) — the same
+ * run reads the same everywhere (event actors, attempts, cards), and no raw key shows.
+ */
+export function publicRun(run: string): string {
+  return RUN_KEY.test(run) ? globalId('Run', run.toLowerCase()) : publicText(run);
+}
 
 /** A raw key as the global id of its row, the type told by where it stands. */
 function asGlobal(type: string, key: string): string {
@@ -96,6 +108,7 @@ export function publicJson<T>(value: T): T {
 
 function walkOut(v: unknown, key: string | null): unknown {
   if (typeof v === 'string') {
+    if (key === 'run') return publicRun(v);
     const type = key ? KEY_TYPES[key] : undefined;
     if (type && (UUID.test(v) || CALL_KEY.test(v))) return asGlobal(type, v);
     return publicText(v);

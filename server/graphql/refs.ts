@@ -2,6 +2,10 @@
 // its own file under ./types; a type file imports the refs of the types its fields point at from
 // here, never from another type file, so types that point at each other (a task and its workspace,
 // a message and its route's task) need no import cycle.
+import type { EgressHostRow } from '../services/egress/manage-hosts.ts';
+import type { RemoteAgentRow } from '../services/a2a/remote-agents.ts';
+import type { DerivationRow } from '../services/objects/derivations.ts';
+import type { Impact } from '../domain/production-graph.ts';
 import type {
   Card,
   ChangeNotice,
@@ -33,6 +37,10 @@ import type { ReadableVersion, Withheld } from '../services/objects/object-versi
 import type { ModelInfo, ProcessRow, RuntimeInfo } from '../services/runtime/describe-runtime.ts';
 import type { TaskLine } from '../services/tasks/task-line.ts';
 import type { DeliveryRow, EndpointRow } from '../services/webhooks/list-webhooks.ts';
+import type { McpPin, McpServerView, PinnedTool } from '../services/mcp/list-servers.ts';
+import type { McpServerVersion } from '../db/generated/client.ts';
+import type { AgentPrincipalView } from '../services/agents/list-agents.ts';
+import type { PrincipalChangeRow } from '../services/agents/list-agents.ts';
 import type { StepWithCalls, TurnWithSteps } from '../services/tasks/task-journal.ts';
 import { builder } from './builder.ts';
 
@@ -45,7 +53,7 @@ export type ApprovalOption = { id: string; label: string; objectId?: string | nu
 export type GeneratedFile = { mime: string; bytes: number; width?: number; height?: number; path: string; workspaceId: string };
 export type ObjectFile = { path: string; mime: string; bytes: number; width?: number; height?: number; workspaceId: string };
 export type ObjectAuthor = { kind: 'USER' | 'AGENT' | 'SYSTEM'; userId: string | null; taskId: string | null };
-export type EventActor = { kind: EventRow['actorKind']; id: string | null; workerId?: string | null; workspaceId?: string };
+export type EventActor = { kind: EventRow['actorKind']; id: string | null; workerId?: string | null; workspaceId?: string; version?: number | null; run?: string | null };
 export type PayloadRef = { hash: string; size: number; schema: string };
 
 // People and places.
@@ -123,3 +131,23 @@ export const WebhookEndpointRef = builder.objectRef<EndpointRow>('WebhookEndpoin
 export const WebhookSigningSecretRef = builder.objectRef<EndpointRow['secrets'][number]>('WebhookSigningSecret');
 export const WebhookDeliveryRef = builder.objectRef<DeliveryRow>('WebhookDelivery');
 export const WebhookDeliveryAttemptRef = builder.objectRef<DeliveryRow['attemptLog'][number]>('WebhookDeliveryAttempt');
+
+// MCP servers (tools from other apps).
+export const McpServerRef = builder.objectRef<McpServerView>('McpServer');
+export const EgressHostRef = builder.objectRef<EgressHostRow>('EgressHost');
+// What a change to some steps of a plan would do to the rest.
+export const PlanImpactRef = builder.objectRef<Impact>('PlanImpact');
+export const StaleStepRef = builder.objectRef<Impact['stale'][number]>('StaleStep');
+// What an object version was made from (object dependencies).
+export const ObjectDerivationRef = builder.objectRef<DerivationRow>('ObjectDerivation');
+// Remote A2A agents the workspace's agent may delegate to.
+export const RemoteAgentRef = builder.objectRef<RemoteAgentRow>('RemoteAgent');
+export const McpToolRef = builder.objectRef<{ tool: PinnedTool; server: McpServerView }>('McpTool');
+export const McpServerChangeRef = builder.objectRef<McpServerVersion>('McpServerChange');
+export const McpPinnedVersionRef = builder.objectRef<McpPin>('McpPinnedVersion');
+export const McpPendingChangeRef = builder.objectRef<{ server: McpServerView; observed: McpPin }>('McpPendingChange');
+
+// Agent principals (who the agent acts as, with which rights).
+export const AgentPrincipalRef = builder.objectRef<AgentPrincipalView>('AgentPrincipal');
+export const AgentPrincipalChangeRef = builder.objectRef<PrincipalChangeRow>('AgentPrincipalChange');
+export const EventAgentRef = builder.objectRef<{ id: string; version: number | null }>('EventAgent');

@@ -11,6 +11,9 @@ import { WebSocketServer } from 'ws';
 import { parseBearer } from '../auth/tokens.ts';
 import { handleFile } from './files.ts';
 import { handleProviderHook } from './hooks.ts';
+import { createMcpHttp } from './mcp/handler.ts';
+import { createA2aHttp } from './a2a/handler.ts';
+import { createJwksHttp } from './jwks.ts';
 import { credentialOf, handleAuth, trustedSocketOrigin } from './session.ts';
 import type { WebHandler } from './web.ts';
 import { authenticateToken, type Viewer } from '../auth/viewer.ts';
@@ -18,32 +21,10 @@ import type { Deps } from '../services/deps.ts';
 import { isAppError } from '../errors.ts';
 import { ping } from '../store/health.ts';
 import { maskGraphQLError, type GraphQLServer } from './yoga.ts';
+import { BodyTooLarge, readBody } from './request-parts.ts';
 import { arbitraryDocumentRefusal, documentIdOf, trustedDocuments, UNKNOWN_DOCUMENT } from './trusted-documents.ts';
 
 export type RunningServer = { url: string; port: number; close(): Promise<void> };
-
-class BodyTooLarge extends Error {}
-
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) return reject(new BodyTooLarge());
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
 
 function sendJson(res: ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
@@ -67,6 +48,12 @@ export async function startHttpServer(
   opts: { port: number; host: string; web?: WebHandler },
 ): Promise<RunningServer> {
   const mask = maskGraphQLError(deps);
+  // /mcp (Atelier as an MCP server) and its protected-resource metadata: mcp/handler.ts.
+  const mcp = createMcpHttp(deps);
+  // /a2a (Atelier as an A2A agent) and its signed agent card: a2a/handler.ts.
+  const a2a = createA2aHttp(deps);
+  // /.well-known/jwks.json and /.well-known/jwks/<workspace>.json: the agents' public keys (jwks.ts).
+  const jwks = createJwksHttp(deps);
   /** A GraphQL error as sent over a socket: no HTTP status (there is none), the same code. */
   const socketError = (e: GraphQLError): GraphQLError => {
     const { http: _http, ...extensions } = e.extensions ?? {};
@@ -111,6 +98,9 @@ export async function startHttpServer(
       }
       return handleFile(deps, req, res, name, url.searchParams);
     }
+    if (mcp.owns(url.pathname)) return mcp.handle(req, res, url);
+    if (a2a.owns(url.pathname)) return a2a.handle(req, res, url);
+    if (jwks.owns(url.pathname)) return jwks.handle(req, res, url);
     const isAuth = url.pathname === '/auth/session' || url.pathname === '/auth/signout';
     if (url.pathname !== '/graphql' && !isAuth) {
       if (opts.web) return opts.web.handle(req, res);
@@ -322,6 +312,8 @@ export async function startHttpServer(
     port,
     close: async () => {
       clearInterval(reauth);
+      await mcp.close();
+      await a2a.close();
       await wsDisposable.dispose();
       await opts.web?.close().catch(() => {});
       for (const c of wss.clients) c.terminate();

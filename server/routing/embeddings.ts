@@ -12,13 +12,13 @@ export type Embedder = { model: string; embed(texts: string[]): Promise<number[]
 export const SEMANTIC_CANDIDATES = 5;
 const REFRESH_BATCH = 64;
 
-export function createEmbedder(opts: { apiKey?: string; baseUrl?: string; model?: string }): Embedder | null {
+export function createEmbedder(opts: { apiKey?: string; baseUrl?: string; model?: string; fetch?: (url: string | URL | Request, init?: RequestInit) => Promise<Response> }): Embedder | null {
   if (!opts.apiKey?.trim() && !opts.baseUrl?.trim()) return null;
   const model = opts.model ?? 'text-embedding-3-small';
   const client = new OpenAIEmbeddings({
     model,
     apiKey: opts.apiKey?.trim() || 'not-needed',
-    configuration: opts.baseUrl ? { baseURL: opts.baseUrl } : undefined,
+    configuration: { ...(opts.baseUrl ? { baseURL: opts.baseUrl } : {}), ...(opts.fetch ? { fetch: opts.fetch } : {}) },
     maxRetries: 2,
   });
   return { model, embed: (texts) => client.embedDocuments(texts) };

@@ -6,6 +6,8 @@ import type { WorkerMemory } from './memory.ts';
 import type { ModelProvider } from './models/types.ts';
 import type { Scheduler } from '../store/scheduler.ts';
 import type { ToolRegistry } from './tools/registry.ts';
+import type { McpToolBus } from './mcp/bus.ts';
+import type { EgressGate } from './egress/gate.ts';
 import type { Capabilities } from './capabilities.ts';
 import type { ContextOptions } from '../domain/compaction.ts';
 import type { PriceTable } from '../domain/pricing.ts';
@@ -35,8 +37,12 @@ export type RuntimeDeps = {
   options: RuntimeOptions;
   /** What the platform can do (for plans and the worker's context). */
   capabilities?: Capabilities;
+  /** The workspace's MCP servers' tools, merged into each step's tools; absent: built-in tools only. */
+  mcp?: McpToolBus;
   /** Long-term memory for worker contexts; absent: no memory section. */
   memory?: WorkerMemory;
+  /** The egress gate: a tool that calls out over HTTP (remote agents, …) sends through it (egressFetch). */
+  egress?: EgressGate;
 };
 
 export const DEFAULT_RUNTIME_OPTIONS: RuntimeOptions = { leaseMs: 30_000, maxStepsPerTurn: 12, maxTurnsPerTask: 25 };

@@ -10,6 +10,7 @@
 import type { AIMessage } from '@langchain/core/messages';
 import { crashPoint } from '../crash-points.ts';
 import type { RuntimeDeps } from './deps.ts';
+import type { WorkerMemory } from './memory.ts';
 import { isInboxChanged, isLeaseLost, isTaskStopped, type TaskStopped } from './errors.ts';
 import { loadContextInputs } from './context/load.ts';
 import { digestRequest, renderContext } from './context/render.ts';
@@ -18,7 +19,9 @@ import { DEFAULT_CONTEXT_OPTIONS, type ContextOptions } from '../domain/compacti
 import { routeModelCall } from './models/routing-rule.ts';
 import { callCostCents, DEFAULT_PRICES, priceOf, usageOf } from '../domain/pricing.ts';
 import { messageChars } from './models/types.ts';
-import { asWorker } from '../channel/writer.ts';
+import { asAgent, asWorker } from '../channel/writer.ts';
+import { authorizeService, runOf, runScopes } from './policy.ts';
+import { MAX_CREDENTIAL_LIFETIME_MS, mintRunCredential } from './run-credentials.ts';
 import { chooseToolSet, phaseDomains } from './tools/tool-phase.ts';
 import { event, traced } from './telemetry.ts';
 import { runCalls, suspendIfWaiting } from './calls.ts';
@@ -50,14 +53,56 @@ export function runTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOptions): 
 async function runClaimedTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOptions): Promise<RunTurnResult> {
   const claim = await claimTurn(rt, turnId, opts.workerId);
   if (!claim) return { outcome: 'not-claimed' };
+  // Every AGENT event of the run names its principal, the principal's version and the run.
+  return asAgent({ id: claim.principal.id, version: claim.principal.version, run: runOf(claim) }, () => runAsAgent(rt, claim, turnId, opts));
+}
+
+/** The audience of a run's credential for tools (MCP servers and Atelier's own tool endpoints). */
+export const TOOLS_AUDIENCE = 'atelier:tools';
+
+/**
+ * Mints the run's credential (scopes: the principal's ceiling ∩ what the task's tools need), or
+ * replaces it when less than half of its life is left. A failure leaves the run without one (a
+ * tool that calls out then sends none) and is logged: it never fails the turn.
+ */
+async function refreshCredential(rt: RuntimeDeps, claim: Claim): Promise<void> {
+  const c = claim.credential;
+  if (c) {
+    const lifeMs = MAX_CREDENTIAL_LIFETIME_MS;
+    if (c.expiresAt.getTime() - Date.now() > lifeMs / 2) return;
+  }
+  try {
+    const tools = rt.mcp ? await rt.mcp.registryFor(claim.workspaceId, rt.tools, { taskId: claim.taskId }) : rt.tools;
+    claim.credential = await mintRunCredential(
+      { prisma: rt.prisma },
+      {
+        principal: { id: claim.principal.id, name: claim.principal.name, version: claim.principal.version },
+        scopes: runScopes(claim, tools),
+        audience: TOOLS_AUDIENCE,
+        workspaceId: claim.workspaceId,
+        taskId: claim.taskId,
+        turnId: claim.turnId,
+        generation: claim.generation,
+      },
+    );
+  } catch (e) {
+    rt.log.error('the run credential could not be minted', { turnId: claim.turnId, error: errorMessage(e) });
+  }
+}
+
+async function runAsAgent(rt: RuntimeDeps, claim: Claim, turnId: string, opts: RunTurnOptions): Promise<RunTurnResult> {
+  await refreshCredential(rt, claim);
   const ac = new AbortController();
   let renewal: NodeJS.Timeout | undefined;
   if (opts.renew !== false) {
     renewal = setInterval(() => {
-      renewLease(rt, claim).catch((e) => {
-        if (isLeaseLost(e) || isTaskStopped(e)) ac.abort(e);
-        else rt.log.warn('lease renewal failed', { turnId, error: errorMessage(e) });
-      });
+      renewLease(rt, claim)
+        // The credential follows the lease: renewed only while the run still holds its turn.
+        .then(() => refreshCredential(rt, claim))
+        .catch((e) => {
+          if (isLeaseLost(e) || isTaskStopped(e)) ac.abort(e);
+          else rt.log.warn('lease renewal failed', { turnId, error: errorMessage(e) });
+        });
     }, Math.max(50, Math.floor(rt.options.leaseMs / 3)));
     renewal.unref();
   }
@@ -94,6 +139,8 @@ async function runClaimedTurn(rt: RuntimeDeps, turnId: string, opts: RunTurnOpti
     return { outcome: 'failed', generation: claim.generation };
   } finally {
     if (renewal) clearInterval(renewal);
+    // The run is over: its credential goes with it (verification refuses it from now on anyway).
+    claim.credential = undefined;
   }
 }
 
@@ -143,12 +190,15 @@ async function iterate(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Prom
     // crash) leaves calls the next turn must finish before anything is asked of the model.
     // One read of the task's steps serves the resume decision and, if the model is asked, its input.
     const history = await loadTaskSteps(rt.prisma, claim.taskId);
+    // The step's tools, resolved once: the built-in registry with the workspace's MCP tools (none,
+    // and no database read, while the workspace has no MCP server; see mcp/bus.ts).
+    const tools = rt.mcp ? await rt.mcp.registryFor(claim.workspaceId, rt.tools, { taskId: claim.taskId }) : rt.tools;
     const last = history.at(-1);
     const steps = history.filter((h) => h.turnId === claim.turnId).length;
     if (last) {
       const open = last.toolCalls.filter((c) => c.status === 'PENDING' || c.status === 'STARTED');
       if (open.length) {
-        const ended = await runCalls(rt, claim, last.toolCalls, signal);
+        const ended = await runCalls(rt, claim, last.toolCalls, signal, tools);
         if (ended === 'suspended') return 'suspended';
         if (ended) return 'completed';
         if (await suspendIfWaiting(rt, claim, last.id)) return 'suspended';
@@ -162,7 +212,7 @@ async function iterate(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Prom
         // the runtime's decision from persisted state (continuation.ts), not the model's silence.
         return outcomeOf(await endTurn(rt, claim, 'decide', decision.content));
       }
-      if (last.toolCalls.some((c) => c.status === 'DONE' && rt.tools.get(c.name)?.endsTurn)) return 'completed';
+      if (last.toolCalls.some((c) => c.status === 'DONE' && tools.get(c.name)?.endsTurn)) return 'completed';
     }
     if (steps >= rt.options.maxStepsPerTurn) {
       return outcomeOf(await endTurn(rt, claim, 'decide', last?.decision ? (last.decision as Decision).content : '', { stepLimitHit: true }));
@@ -170,7 +220,10 @@ async function iterate(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Prom
     await checkBoundary(rt, claim);
     const n = history.length;
     const ctxOpts: ContextOptions = { ...DEFAULT_CONTEXT_OPTIONS, ...rt.options.context };
-    const inputs = await loadContextInputs(rt.prisma, claim.taskId, history, { capabilities: rt.capabilities?.render() ?? null }, rt.memory);
+    // Reading long-term memory is a service call on the agent's behalf: the policy decides it too.
+    // Refused, the step gets no memory section — but what forgetting withholds is still withheld.
+    const memory = rt.memory && !authorizeService(claim, 'memory.read').allowed ? withoutSection(rt.memory) : rt.memory;
+    const inputs = await loadContextInputs(rt.prisma, claim.taskId, history, { capabilities: rt.capabilities?.render() ?? null }, memory);
     const { newInboxIds, newNoticeIds } = inputs;
     // This step's memory section may add sources: its decision is sealed under the key covering them.
     const stepKey = inputs.knowledge.memorySection ? await refreshTaskSealingKey(rt.prisma, claim.taskId) : undefined;
@@ -179,7 +232,7 @@ async function iterate(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Prom
     // The visible tools change only at a segment boundary (tools/tool-phase.ts); the registry still
     // runs any registered tool the model names — visibility is not authorisation.
     const toolSet = chooseToolSet({
-      all: rt.tools.list(),
+      all: tools.list(),
       previous: last ? ((last.request as { tools?: string[] } | null)?.tools ?? null) : null,
       compacted: records.some((r) => r.atStep === n),
       domains: phaseDomains(inputs.task, inputs.dynamics.checklist),
@@ -190,7 +243,7 @@ async function iterate(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Prom
     const modelName = route.role === 'router' ? rt.models.info.routerModel : rt.models.info.workerModel;
     const model = rt.models.chat(route.role);
     const visible = new Set(toolSet.tools);
-    const bound = model.bindTools ? model.bindTools(rt.tools.forModel().filter((t) => visible.has(t.function.name))) : model;
+    const bound = model.bindTools ? model.bindTools(tools.forModel().filter((t) => visible.has(t.function.name))) : model;
     const chars = messages.reduce((k, m) => k + messageChars(m), 0);
     const started = Date.now();
     const ai = (await traced('model.call', { 'atelier.task': claim.taskId, 'atelier.turn': claim.number, 'atelier.step': steps, 'atelier.model': modelName, 'atelier.routing.role': route.role, 'atelier.routing.reason': route.reason, 'atelier.context.chars': chars }, async (span) => {
@@ -227,7 +280,7 @@ async function iterate(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Prom
       costCents,
       consumedInboxIds: newInboxIds,
       consumedNoticeIds: newNoticeIds,
-      safetyOf: (name) => rt.tools.get(name)?.safety ?? 'UNKNOWN',
+      safetyOf: (name) => tools.get(name)?.safety ?? 'UNKNOWN',
     });
     const committed = await (stepKey === undefined ? commit() : sealingWith(claim.taskId, stepKey, commit)).catch((e) => {
       if (isInboxChanged(e)) return null; // a message was withdrawn meanwhile: decide again
@@ -237,6 +290,11 @@ async function iterate(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Prom
     else crashPoint('step.committed');
     return null;
   }
+}
+
+/** Memory for an agent that may not read it: the withheld steps and messages, never the section. */
+function withoutSection(memory: WorkerMemory): WorkerMemory {
+  return { contextFor: async (taskId, ordinal) => ({ ...(await memory.contextFor(taskId, ordinal)), section: null }) };
 }
 
 function outcomeOf(how: Exclude<TurnEnd, 'decide'>): RunTurnResult['outcome'] {

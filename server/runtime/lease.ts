@@ -8,10 +8,27 @@ import type { Tx } from '../db/client.ts';
 import type { TaskStatus, TaskTransition } from '../domain/task-status.ts';
 import { applyTransition, lockTask } from '../store/tasks/apply-transition.ts';
 import { expireLease, extendLease, grantLease, lockTurnForClaim, lockTurnForWrite, readBoundary, stopTurnOfStoppedTask, taskOfTurn } from '../store/journal/leases.ts';
+import { ensureMainPrincipal } from '../store/agents/principals.ts';
 import type { RuntimeDeps } from './deps.ts';
+import type { RunCredential } from './run-credentials.ts';
 import { LeaseLost, TaskStopped } from './errors.ts';
 
-export type Claim = { turnId: string; taskId: string; workspaceId: string; number: number; generation: number; /** The process holding the lease. */ workerId?: string };
+/** The agent principal a run acts as, read once when its turn is claimed (its ceiling then). */
+export type ClaimPrincipal = { id: string; name: string; version: number; scopes: readonly string[] };
+
+export type Claim = {
+  turnId: string;
+  taskId: string;
+  workspaceId: string;
+  number: number;
+  generation: number;
+  /** The process holding the lease. */
+  workerId?: string;
+  /** Who the run acts as (the workspace's main agent); every tool call is authorised against it. */
+  principal: ClaimPrincipal;
+  /** The run's credential (run-credentials.ts): minted after the claim, replaced as the lease is renewed. */
+  credential?: RunCredential;
+};
 
 /** Task statuses a turn may run in. */
 export const RUNNABLE: TaskStatus[] = ['QUEUED', 'RUNNING', 'WAITING'];
@@ -52,13 +69,16 @@ export async function claimTurn(rt: RuntimeDeps, turnId: string, workerId: strin
     }
     const generation = turn.generation + 1;
     await grantLease(tx, { turnId, generation, workerId, leaseMs: rt.options.leaseMs });
+    // The run's principal, read once for the whole turn (created on the workspace's first turn).
+    const agent = await ensureMainPrincipal(tx, turn.workspace_id);
     await moveTask(tx, emit, turn.task_id, task.status, 'start', null);
     emit(turn.task_id, {
       type: 'TURN_STARTED',
       actor: { kind: 'SYSTEM' },
       payload: { turn: turn.number, generation, takeover: generation > 1, workerId },
     });
-    return { turnId, taskId: turn.task_id, workspaceId: turn.workspace_id, number: turn.number, generation, workerId };
+    const principal: ClaimPrincipal = { id: agent.id, name: agent.name, version: agent.version, scopes: agent.scopes };
+    return { turnId, taskId: turn.task_id, workspaceId: turn.workspace_id, number: turn.number, generation, workerId, principal };
   });
   return value;
 }

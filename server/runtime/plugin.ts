@@ -1,5 +1,7 @@
 // Runtime extensions: a module named by ATELIER_RUNTIME_PLUGIN may add tools and replace the model
 // (used for custom integrations, demos and process-level tests).
+// A plugin's tool declares the right it needs (ToolDef.scope, e.g. `objects:write`): the agent policy
+// refuses every call of a tool without one (domain/agent-policy.ts, rule no-scope-declared).
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';

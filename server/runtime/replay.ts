@@ -37,12 +37,39 @@ function withheldStep(s: { request: unknown; decision: unknown }): boolean {
   return s.request === null || canonicalJson(s.request).includes(WITHHELD_TEXT) || canonicalJson(s.decision).includes(WITHHELD_TEXT);
 }
 
+/**
+ * Everything a replay reads of a task: its steps with their calls, inbox, notices, events and
+ * compactions, as recorded. Saved as a replay fixture (replay-fixtures.ts), it replays without the
+ * database it came from.
+ */
+export type ReplayInput = {
+  taskId: string;
+  steps: Awaited<ReturnType<typeof loadTaskSteps>>;
+  inbox: Awaited<ReturnType<typeof loadTaskInbox>>;
+  notices: Awaited<ReturnType<typeof loadTaskNotices>>;
+  events: Awaited<ReturnType<typeof eventsAfter>>;
+  compactions: Awaited<ReturnType<typeof loadCompactions>>;
+};
+
+export async function loadReplayInput(prisma: PrismaClient, taskId: string): Promise<ReplayInput> {
+  const [steps, inbox, notices, events, compactions] = await Promise.all([
+    loadTaskSteps(prisma, taskId),
+    loadTaskInbox(prisma, taskId),
+    loadTaskNotices(prisma, taskId),
+    // Payloads stored by reference (a next round's inherited rounds, large outputs) are loaded in their place.
+    eventsAfter(prisma, taskId, 0),
+    loadCompactions(prisma, taskId),
+  ]);
+  return { taskId, steps, inbox, notices, events, compactions };
+}
+
 export async function replayTask(prisma: PrismaClient, taskId: string): Promise<ReplayReport> {
-  const steps = await loadTaskSteps(prisma, taskId);
-  const inbox = await loadTaskInbox(prisma, taskId);
-  const notices = await loadTaskNotices(prisma, taskId);
-  // Payloads stored by reference (a next round's inherited rounds, large outputs) are loaded in their place.
-  const events = await eventsAfter(prisma, taskId, 0);
+  return replayRecorded(await loadReplayInput(prisma, taskId));
+}
+
+/** Replays a recorded task (pure: reads nothing, writes nothing). */
+export function replayRecorded(input: ReplayInput): ReplayReport {
+  const { taskId, steps, inbox, notices, events, compactions: records } = input;
   const report: ReplayReport = { taskId, steps: steps.length, toolCalls: steps.reduce((n, s) => n + s.toolCalls.length, 0), divergence: null, withheld: [] };
 
   // The task brief as it was when each step was decided: fold the events up to that step's STEP_DECIDED.
@@ -57,7 +84,6 @@ export async function replayTask(prisma: PrismaClient, taskId: string): Promise<
     state = applyEvent(state, e);
     if (wantedSeqs.has(e.seq)) foldAt.set(e.seq, state);
   }
-  const records = await loadCompactions(prisma, taskId);
 
   for (let k = 0; k < steps.length; k++) {
     const s = steps[k]!;

@@ -92,8 +92,10 @@ export function applyEvent(s: TaskState, e: Ev): TaskState {
     case 'TOOL_CALL_STARTED':
     case 'TOOL_CALL_DONE':
     case 'TOOL_CALL_FAILED':
+    // A refused call ends FAILED without a TOOL_CALL_FAILED of its own (journal.ts denyCall).
+    case 'TOOL_CALL_DENIED':
     case 'TOOL_CALL_OUTCOME_UNKNOWN': {
-      const status = { TOOL_CALL_STARTED: 'STARTED', TOOL_CALL_DONE: 'DONE', TOOL_CALL_FAILED: 'FAILED', TOOL_CALL_OUTCOME_UNKNOWN: 'OUTCOME_UNKNOWN' }[e.type]!;
+      const status = { TOOL_CALL_STARTED: 'STARTED', TOOL_CALL_DONE: 'DONE', TOOL_CALL_FAILED: 'FAILED', TOOL_CALL_DENIED: 'FAILED', TOOL_CALL_OUTCOME_UNKNOWN: 'OUTCOME_UNKNOWN' }[e.type]!;
       const id = String(p.callId);
       return { ...n, toolCalls: { ...s.toolCalls, [id]: { tool: String(p.tool ?? s.toolCalls[id]?.tool ?? ''), status } } };
     }

@@ -39,6 +39,10 @@ const PLAIN = new Set([
   'atelier.routing.role',
   'atelier.routing.reason',
   'atelier.policy.decision',
+  'atelier.policy.rule',
+  'atelier.run',
+  // The agent principal that acted (an id of ours) — the seed's agent.id / agent.version.
+  'agent.id',
   'atelier.approval',
   'atelier.approval.status',
   'atelier.tool.safety',

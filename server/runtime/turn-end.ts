@@ -14,7 +14,7 @@ import { countUnreadInbox, latestUnreadFromUser } from '../store/journal/inbox.t
 import { closeTurn, countTurns, stopRunningTurn } from '../store/journal/leases.ts';
 import { readProgressMark, readTaskBrief, recordProgressMark, writeTaskSummary } from '../store/journal/tasks.ts';
 import { textsFor, type Texts } from '../domain/replies/texts.ts';
-import { countJobs, countLiveJobs, countPendingApprovals } from '../store/journal/waits.ts';
+import { countJobs, countOutstanding, countPendingApprovals } from '../store/journal/waits.ts';
 import { ensureTurn } from '../store/turns.ts';
 import type { RuntimeDeps } from './deps.ts';
 import { fence, moveTask, type Claim } from './lease.ts';
@@ -37,7 +37,7 @@ async function decideInTx(
   const task = await readProgressMark(tx, claim.taskId);
   const checklist = await readChecklist(tx, claim.taskId);
   const [pendingJobs, pendingApprovals, turns, jobs] = await Promise.all([
-    countLiveJobs(tx, claim.taskId),
+    countOutstanding(tx, claim.taskId),
     countPendingApprovals(tx, claim.taskId),
     countTurns(tx, claim.taskId),
     countJobs(tx, claim.taskId),
@@ -147,7 +147,7 @@ export async function endTurnInTx(
       if (set.length) return how;
     }
     const unread = await countUnreadInbox(tx, claim.taskId);
-    const pending = await countLiveJobs(tx, claim.taskId);
+    const pending = await countOutstanding(tx, claim.taskId);
     // A pending approval is resolved by a person, whose decision requeues the task; going on now
     // would only replay the waiting call and suspend again.
     const asking = await countPendingApprovals(tx, claim.taskId);

@@ -14,7 +14,7 @@ import { allFinished, linkArtifact } from '../domain/checklist.ts';
 import { deliverySummary } from '../domain/continuation.ts';
 import { countUnreadFromUser, insertJobResult } from '../store/journal/inbox.ts';
 import { readTaskBrief, writeTaskSummary } from '../store/journal/tasks.ts';
-import { countLiveJobs, countLiveTurns, countPendingApprovals } from '../store/journal/waits.ts';
+import { countOutstanding, countLiveTurns, countPendingApprovals } from '../store/journal/waits.ts';
 import type { Scheduler } from '../store/scheduler.ts';
 import { ensureTurn } from '../store/turns.ts';
 
@@ -50,7 +50,7 @@ export function wakeOnJobEnd(scheduler: Scheduler): OnJobEnd {
       checklist = written.checklist;
     }
     await insertJobResult(tx, { taskId: job.taskId, workspaceId: task.workspaceId, jobId: job.id, text });
-    const pending = await countLiveJobs(tx, job.taskId, { except: job.id });
+    const pending = await countOutstanding(tx, job.taskId, { except: job.id });
     if (pending > 0 || task.status !== 'WAITING') return; // a running turn reads it; a paused task later
     const asking = await countPendingApprovals(tx, job.taskId);
     if (asking > 0) return; // the person's decision wakes the task

@@ -9,6 +9,7 @@ import type { JobDeps } from '../generation/jobs.ts';
 import type { Logger } from '../log.ts';
 import type { Embedder } from '../routing/embeddings.ts';
 import type { RuntimeDeps } from '../runtime/deps.ts';
+import type { EgressGate } from '../runtime/egress/gate.ts';
 import type { Scheduler } from '../store/scheduler.ts';
 import type { MemoryDeps } from './memory/extract-memories.ts';
 import type { MemoryWorkerContext } from './memory/worker-context.ts';
@@ -33,4 +34,6 @@ export type Deps = {
   objectFeed: ObjectChangeFeed;
   /** The process's one LISTEN connection, shared by the live feeds above. */
   listener: FeedListener;
+  /** Every outbound HTTP call of a workspace (webhooks, MCP discovery, remote agents) goes through it. */
+  egress: EgressGate;
 };

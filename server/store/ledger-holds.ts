@@ -17,6 +17,11 @@ export async function findHold(tx: Tx, jobId: string) {
   return tx.ledgerEntry.findUnique({ where: { jobId_kind: { jobId, kind: 'HOLD' } } });
 }
 
+/** The order's settlement (its CHARGE or RELEASE), or null while it is still held. */
+export async function findSettlement(tx: Tx, jobId: string) {
+  return tx.ledgerEntry.findFirst({ where: { jobId, kind: { in: ['CHARGE', 'RELEASE'] } } });
+}
+
 /**
  * Settles a hold with a CHARGE or a RELEASE of the held amount — unless the order was settled already
  * either way: an order is charged or released, never both, and never twice.

@@ -77,6 +77,8 @@ async function longTask(label: string, compactAtChars: number): Promise<LongRun 
     name: 'fetch_reference',
     domain: 'core',
     description: 'Fetch a long reference text.',
+    // The right the agent policy requires for it (a tool that is not built in declares its own).
+    scope: 'objects:read',
     input: z.object({ n: z.number() }),
     output: z.object({ text: z.string() }),
     safety: 'READ_ONLY',

@@ -41,6 +41,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Under a loaded CI machine a 300 ms memory budget would add MEMORY_UNAVAILABLE events to runs
     // whose exact event sequence a test checks; the degradation itself is tested on its own.
     memory: { timeoutMs: 10_000 },
+    // Test receivers and MCP servers listen on 127.0.0.1: internal addresses are allowed here; the
+    // egress tests turn this off to check the refusal.
+    egress: { allowPrivate: true },
     ...overrides,
   };
 }

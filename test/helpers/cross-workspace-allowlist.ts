@@ -121,6 +121,12 @@ export const CROSS_WORKSPACE_ALLOWLIST: readonly AllowEntry[] = [
     tables: ['generation_jobs'],
     reason: 'a callback names the provider\'s job id, not the workspace; the fallback (a callback before submit() answered) is by idempotency key, unique only per workspace in the schema (a tool call id in practice); distributed: put the workspace id in the callback URL so it routes to one node',
   },
+  {
+    name: 'MCP settlement: ended tasks with a held call price',
+    match: /^SELECT DISTINCT h\.task_id::text FROM ledger_entries h JOIN tasks t ON t\.id = h\.task_id WHERE h\.kind = 'HOLD' AND h\.reason LIKE 'MCP call %'/,
+    tables: ['ledger_entries', 'tasks'],
+    reason: 'the slow sweep behind the reaction to a task\'s end (runtime/mcp/settle-ended.ts): tasks of every workspace that ended with an MCP call\'s price still held because their process died right after the end; each found task is then settled by keyed statements; distributed: a per-node sweep',
+  },
   // ---- the event channel ----
   {
     name: 'sequencer',

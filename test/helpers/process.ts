@@ -22,7 +22,7 @@ export async function startServerProcess(
     cwd: root,
     // The web app is covered by the browser tests; API/worker processes here leave it out (less load).
     // Each process gets its own data directory (and so its own provider service) unless one is given.
-    env: { ...process.env, PORT: '0', ATELIER_LOG_LEVEL: 'warn', ATELIER_WEB: 'off', ATELIER_DATA_DIR: mkdtempSync(join(tmpdir(), 'atelier-proc-')), ...env },
+    env: { ...process.env, PORT: '0', ATELIER_LOG_LEVEL: 'warn', ATELIER_WEB: 'off', ATELIER_EGRESS_ALLOW_PRIVATE: '1', ATELIER_DATA_DIR: mkdtempSync(join(tmpdir(), 'atelier-proc-')), ...env },
     // An IPC channel: the server exits when this test process dies, so nothing outlives a killed test.
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

@@ -74,6 +74,8 @@ const slowWrite = defineTool({
   name: 'slow_write',
   domain: 'core',
   description: 'Writes a value (idempotent by key).',
+  // The right the agent policy requires for it (a tool that is not built in declares its own).
+  scope: 'tasks:write',
   input: z.object({ value: z.string() }),
   output: z.object({ written: z.string() }),
   safety: 'IDEMPOTENT',
@@ -90,6 +92,8 @@ const charge = defineTool({
   name: 'charge',
   domain: 'core',
   description: 'Charges money. Must never run twice.',
+  // The right the agent policy requires for it (a tool that is not built in declares its own).
+  scope: 'jobs:order',
   input: z.object({ cents: z.number().int() }),
   output: z.object({ charged: z.number() }),
   safety: 'AT_MOST_ONCE',
@@ -107,6 +111,8 @@ const longWait = defineTool({
   name: 'long_wait',
   domain: 'core',
   description: 'Waits a long time (a render, say); stops when told to.',
+  // The right the agent policy requires for it (a tool that is not built in declares its own).
+  scope: 'tasks:write',
   input: z.object({}),
   output: z.object({ waited: z.boolean() }),
   safety: 'READ_ONLY',

@@ -27,7 +27,9 @@ export type WebApp = { app: App; server: RunningServer; url: string; a: Seeded; 
 export async function startWebApp(label: string, appOpts: AppOptions = {}): Promise<WebApp> {
   ensureWebBuild();
   const dataDir = mkdtempSync(join(tmpdir(), `atelier-web-${label}-`));
-  const t = await startTestApp(label, { dataDir, eventPollMs: 500 }, appOpts, { web: await createWebHandler(), worker: { concurrency: 2 } });
+  // A browser test loads many pages a minute with one session; the per-token rate limit (tested on
+  // its own, over every transport) would otherwise turn a slow run's page into a RATE_LIMITED error.
+  const t = await startTestApp(label, { dataDir, eventPollMs: 500, rateLimitPerMinute: 100_000 }, appOpts, { web: await createWebHandler(), worker: { concurrency: 2 } });
   return {
     app: t.app,
     server: t.server,

@@ -5,7 +5,8 @@ import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } fro
 import { extractPending } from '../../server/services/memory/extract-memories.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { toGlobalId } from '../helpers/clients.ts';
-import { setApp, setSeeded, t } from './state.ts';
+import { startMcpTestServer, type McpTestServer } from '../fixtures/mcp-test-server.ts';
+import { agent, mcp, setApp, setSeeded, t } from './state.ts';
 import { http } from './transport.ts';
 
 async function ok(query: string, variables: Record<string, unknown> = {}, token = t.a.ownerToken): Promise<any> {
@@ -15,8 +16,13 @@ async function ok(query: string, variables: Record<string, unknown> = {}, token 
 }
 
 /** Starts the app and seeds it; every hostile-input test file runs this in its `before` hook. */
+let mcpServer: McpTestServer | undefined;
+
 export async function setUpHostile(): Promise<void> {
   setApp(await startTestApp('hostile', { rateLimitPerMinute: 1_000_000 }));
+  // A real MCP server for the registry's mutations (registering one connects to it).
+  mcpServer = await startMcpTestServer();
+  mcp.url = mcpServer.url;
   const wsGid = toGlobalId('Workspace', t.a.workspaceId);
   const mkTask = async (title: string, token = t.a.ownerToken, ws = wsGid) =>
     (await ok(`mutation($i: CreateTaskInput!) { createTask(input: $i) { task { id } } }`, { i: { workspaceId: ws, title } }, token)).createTask.task.id as string;
@@ -59,10 +65,25 @@ export async function setUpHostile(): Promise<void> {
   const hook = await ok(`mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { endpoint { id } } }`, { i: { workspaceId: wsGid, url: 'http://127.0.0.1:9/hook' } });
   const hookId = hook.createWebhookEndpoint.endpoint.id as string;
   const ping = await ok(`mutation($i: SendTestWebhookInput!) { sendTestWebhook(input: $i) { delivery { id } } }`, { i: { endpointId: hookId } });
+  const registered = await ok(`mutation($i: RegisterMcpServerInput!) { registerMcpServer(input: $i) { server { id version } } }`, { i: { workspaceId: wsGid, slug: 'seeded', url: mcp.url } });
+  mcp.version = registered.registerMcpServer.server.version as number;
+  // An allowed host (revokeEgressHost's valid target).
+  const allowed = await ok(`mutation($i: AllowEgressHostInput!) { allowEgressHost(input: $i) { entry { id } } }`, { i: { workspaceId: wsGid, host: 'seeded.example' } });
+  // A registered remote agent (removeRemoteAgent's valid target).
+  const remote = await ok(`mutation($i: RegisterRemoteAgentInput!) { registerRemoteAgent(input: $i) { remoteAgent { id } } }`, {
+    i: { workspaceId: wsGid, name: 'seeded', url: 'https://agents.example.com', jwksUrl: 'https://agents.example.com/.well-known/jwks.json' },
+  });
+  // The workspace's main agent (created on first read), for the agent principal mutations.
+  const agents = await ok(`query($id: ID!) { workspace(id: $id) { agents { id version } } }`, { id: wsGid });
+  agent.version = agents.workspace.agents[0].version as number;
   const seeds = {
     Workspace: wsGid,
+    AgentPrincipal: agents.workspace.agents[0].id as string,
+    McpServer: registered.registerMcpServer.server.id as string,
     WebhookEndpoint: hookId,
     WebhookDelivery: ping.sendTestWebhook.delivery.id as string,
+    EgressHost: allowed.allowEgressHost.entry.id as string,
+    RemoteAgent: remote.registerRemoteAgent.remoteAgent.id as string,
     Task: task,
     Task2: task2,
     Message: sent.sendMessage.message.id,
@@ -80,6 +101,15 @@ export async function setUpHostile(): Promise<void> {
   setSeeded({ seeds, otherWorkspaceTask, checklistVersion, schema: buildClientSchema(intro as IntrospectionQuery) });
 }
 
+/** The seeded MCP server's current version (the sweep's accepted updates move it on). */
+export async function refreshMcpVersion(): Promise<void> {
+  const row = await t.app.deps.prisma.mcpServer.findFirst({ where: { workspaceId: t.a.workspaceId, name: 'seeded' } });
+  if (row) mcp.version = row.version;
+  const main = await t.app.deps.prisma.agentPrincipal.findFirst({ where: { workspaceId: t.a.workspaceId, parentId: null } });
+  if (main) agent.version = main.version;
+}
+
 export async function tearDownHostile(): Promise<void> {
   await t?.close();
+  await mcpServer?.close();
 }

@@ -11,6 +11,10 @@ export let schema: GraphQLSchema;
 export let seeds: Seeds;
 export let otherWorkspaceTask: string;
 export let checklistVersion = 0;
+/** The MCP test server the seeded registration points at, and that registration's current version. */
+export const mcp = { url: 'http://127.0.0.1:9/mcp', version: 1 };
+/** The workspace's main agent principal's current version (an accepted rename moves it on). */
+export const agent = { version: 1 };
 
 export function setApp(app: TestApp): void {
   t = app;

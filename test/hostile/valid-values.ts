@@ -1,7 +1,7 @@
 // Valid values for every argument and input field: real ids of the seeded objects, and the values a
 // successful call would use. The sweep starts from these and changes one position at a time.
 import { isEnumType, isInputObjectType, isListType, isNonNullType, type GraphQLInputType } from 'graphql';
-import { checklistVersion, seeds } from './state.ts';
+import { agent, checklistVersion, mcp, seeds } from './state.ts';
 
 let serial = 0;
 
@@ -40,6 +40,11 @@ export const ID_KINDS: Record<string, string> = {
   cardid: 'Card',
   endpointid: 'WebhookEndpoint',
   deliveryid: 'WebhookDelivery',
+  serverid: 'McpServer',
+  entryid: 'EgressHost',
+  remoteagentid: 'RemoteAgent',
+  agentid: 'AgentPrincipal',
+  parentid: 'AgentPrincipal',
 };
 
 export function idKind(coord: string, name: string, fieldType?: string): string {
@@ -79,11 +84,28 @@ function validOverrides(): Record<string, () => unknown> {
     'Mutation.archiveTask.archived': () => true,
     'UpdateTaskInput.title': () => 'Autumn poster, final',
     'CreateWebhookEndpointInput.url': () => 'https://example.com/hooks/atelier',
+    // A real MCP server (registration connects to it); a new short name for every registration.
+    'RegisterMcpServerInput.url': () => mcp.url,
+    'RegisterMcpServerInput.slug': () => `h${++serial}`,
+    'AllowEgressHostInput.host': () => 'tools.example.com',
+    // Naming no step is a valid question (nothing would change).
+    'Task.planImpact.changed': () => [],
+    // Registering reaches nothing (the card is verified at each delegation): any https address and key URL.
+    'RegisterRemoteAgentInput.name': () => `r${++serial}`,
+    'RegisterRemoteAgentInput.url': () => 'https://agents.example.com',
+    'RegisterRemoteAgentInput.jwksUrl': () => 'https://agents.example.com/.well-known/jwks.json',
+    'UpdateMcpServerInput.baseVersion': () => mcp.version,
+    // A sub-agent needs a new name and less than its parent (the main agent) holds.
+    'CreateAgentPrincipalInput.name': () => `agent ${++serial}`,
+    'CreateAgentPrincipalInput.scopes': () => ['tasks:write'],
+    // The main agent keeps its name: a valid change that spends no version.
+    'UpdateAgentPrincipalInput.name': () => 'Atelier',
+    'UpdateAgentPrincipalInput.baseVersion': () => agent.version,
   };
 }
 
 /** Optional input fields a valid call needs anyway (an update with nothing to update is refused). */
-const ALSO_SET: Record<string, string[]> = { UpdateTaskInput: ['title'], SendMessageInput: ['text'], CreateObjectInput: ['title'], UpdateWebhookEndpointInput: ['description'] };
+const ALSO_SET: Record<string, string[]> = { UpdateTaskInput: ['title'], SendMessageInput: ['text'], CreateObjectInput: ['title'], UpdateWebhookEndpointInput: ['description'], RegisterMcpServerInput: ['url'], UpdateMcpServerInput: ['title'], UpdateAgentPrincipalInput: ['name'], RegisterRemoteAgentInput: ['jwksUrl'] };
 
 export function validValue(type: GraphQLInputType, coord: string, name: string, fieldType?: string): unknown {
   const o = validOverrides()[coord];

@@ -5,6 +5,7 @@ import { ApiError, describeError, newKey, request, usd } from '../lib/client';
 import { ResolveApprovalDoc } from '../lib/documents';
 import { useSession } from '../lib/hooks';
 import { ForgetWorks } from './ForgetWorks';
+import { McpCallInput } from './McpCallInput';
 
 export type Thumb = { src: string | null; mime: string; name?: string; label?: string };
 export type CardDocument = { name: string; markdown: string };
@@ -216,6 +217,7 @@ export function ApprovalCard({
           )}
         </table>
       )}
+      <McpCallInput action={approval.action} />
       {checkpointKind === 'CONFIRM' && documents.length > 0 && <DocumentView doc={documents[0]!} />}
       {pending && (action.type === 'FORGET_MEMORY' || action.type === 'FORGET_EVIDENCE') && <ForgetWorks approvalId={approval.id} />}
       {checkpointKind === 'CHOOSE' && (

@@ -10,7 +10,8 @@ const NAV = [
   { href: '/', label: 'Studio', short: 'Studio' },
   { href: '/workspace', label: 'Workspace', short: 'Workspace' },
   { href: '/memory', label: 'Memory', short: 'Memory' },
-  { href: '/settings', label: 'Budget & autonomy', short: 'Budget' },
+  // Budget, autonomy, the model and the tools of other apps (MCP servers): one place for settings.
+  { href: '/settings', label: 'Settings', short: 'Settings' },
 ];
 
 /** Said once, plainly, for the whole app: no model is configured, so fixed rules stand in for one. */

@@ -4,6 +4,7 @@ import type { WebTasksQuery } from '../gql/graphql';
 import { bus } from '../lib/bus';
 import { usd } from '../lib/client';
 import { statusWord } from '../lib/timeline';
+import { McpPendingNotice } from './McpPendingNotice';
 import { waitingReason } from './TaskPanel';
 
 type TaskRef = WebTasksQuery['workspace']['tasks']['edges'][number]['node'];
@@ -30,6 +31,7 @@ export function TaskList({ tasks, loading, selected, select, error }: { tasks: T
   return (
     <nav className="tasklist" aria-labelledby="tasks-h">
       <h2 id="tasks-h" className="panel-title">Tasks</h2>
+      <McpPendingNotice />
       {error && <p className="error" role="alert">{error}</p>}
       {loading && !error && <TaskSkeletons />}
       {!loading && tasks.length === 0 && !error && <p className="muted empty">No tasks yet. They appear here when a message starts one.</p>}

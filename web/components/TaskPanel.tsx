@@ -1,4 +1,5 @@
 'use client';
+import { stepDepths } from '../lib/plan-graph';
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { WebTaskQuery } from '../gql/graphql';
@@ -16,7 +17,8 @@ import { TaskTimeline as Timeline } from './TaskTimeline';
 
 type Task = WebTaskQuery['task'];
 type Job = Task['jobs'][number];
-type ChecklistItem = { id: string; title: string; kind: string; count: number; status: string; artifacts?: string[]; evidence?: string | null; estimateCents?: number };
+type ChecklistItem = { id: string; title: string; kind: string; count: number; status: string; artifacts?: string[]; evidence?: string | null; estimateCents?: number; after?: string[] };
+
 
 export function waitingReason(task: { status: string; statusReason?: string | null; jobs: { status: string }[]; approvals: { edges: { node: { status?: string; kind: string; title: string } }[] } }): string {
   const pending = task.approvals.edges.map((e) => e.node).filter((a) => a.status === undefined || a.status === 'PENDING');
@@ -176,6 +178,7 @@ export function TaskPanel({ taskId }: { taskId: string }) {
     }
     return null;
   }, [events]);
+  const depths = useMemo(() => stepDepths(checklist?.items ?? []), [checklist]);
   useEffect(() => {
     if (checklist) bus.setChecklist(taskId, progressOf(checklist.items));
   }, [checklist, taskId]);
@@ -306,7 +309,14 @@ export function TaskPanel({ taskId }: { taskId: string }) {
           {checklist ? (
             <ol>
               {checklist.items.map((i) => (
-                <li key={i.id} className={`item item-${i.status.toLowerCase()}`} data-testid="checklist-item" data-status={i.status}>
+                <li
+                  key={i.id}
+                  className={`item item-${i.status.toLowerCase()}`}
+                  data-testid="checklist-item"
+                  data-status={i.status}
+                  data-depth={depths.get(i.id) ?? 0}
+                  style={depths.get(i.id) ? { marginInlineStart: `${Math.min(depths.get(i.id)!, 6) * 0.9}rem` } : undefined}
+                >
                   <span className="check" aria-hidden="true">
                     {i.status === 'DONE' ? '✓' : i.status === 'IN_PROGRESS' ? '…' : i.status === 'SKIPPED' ? '–' : i.status === 'BLOCKED' ? '!' : '○'}
                   </span>
@@ -314,6 +324,12 @@ export function TaskPanel({ taskId }: { taskId: string }) {
                     {i.title}
                     {i.count > 1 ? ` (${i.artifacts?.length ?? 0}/${i.count})` : ''}
                     <span className="sr-only"> — {i.status.toLowerCase().replace('_', ' ')}</span>
+                    {i.after?.length ? (
+                      <span className="muted small uses" data-testid="checklist-uses">
+                        {' '}
+                        · uses {i.after.map((a) => checklist.items.find((x) => x.id === a)?.title ?? a).join(', ')}
+                      </span>
+                    ) : null}
                   </span>
                 </li>
               ))}

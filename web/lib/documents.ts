@@ -289,3 +289,86 @@ export const UpdateObjectDoc = graphql(`
     updateObject(input: $input) { object { id currentVersion content } }
   }
 `);
+
+// Tools from other apps (MCP servers): the settings page's list and the owner's changes.
+export const McpServerFields = graphql(`
+  fragment WebMcpServer on McpServer {
+    id
+    slug
+    title
+    transport
+    url
+    command
+    trust
+    status
+    quarantineReason
+    version
+    hasAuthSecret
+    priceCentsPerCall
+    pinnedVersion { serverName serverVersion }
+    tools { toolName title description allowed safety destructive needsApproval priceCents overridden }
+    pendingChange { serverVersion changedTools summary approval { id status } }
+    history { version change createdAt actor { name } }
+  }
+`);
+
+export const McpServersDoc = graphql(`
+  query WebMcpServers($workspaceId: ID!) {
+    workspace(id: $workspaceId) { id mcpServers { ...WebMcpServer } }
+  }
+`);
+
+export const RegisterMcpServerDoc = graphql(`
+  mutation WebRegisterMcpServer($input: RegisterMcpServerInput!) {
+    registerMcpServer(input: $input) { server { ...WebMcpServer } }
+  }
+`);
+
+export const UpdateMcpServerDoc = graphql(`
+  mutation WebUpdateMcpServer($input: UpdateMcpServerInput!) {
+    updateMcpServer(input: $input) { server { ...WebMcpServer } }
+  }
+`);
+
+export const RemoveMcpServerDoc = graphql(`
+  mutation WebRemoveMcpServer($input: RemoveMcpServerInput!) {
+    removeMcpServer(input: $input) { removedServerId }
+  }
+`);
+
+export const RefreshMcpServerDoc = graphql(`
+  mutation WebRefreshMcpServer($input: RefreshMcpServerInput!) {
+    refreshMcpServer(input: $input) { server { ...WebMcpServer } }
+  }
+`);
+
+// What the agent may do, and where the workspace's outbound calls may go (settings, owners change).
+export const AgentAccessDoc = graphql(`
+  query WebAgentAccess($workspaceId: ID!) {
+    workspace(id: $workspaceId) { id agents { id name isMain scopes version } }
+  }
+`);
+
+export const EgressHostsDoc = graphql(`
+  query WebEgressHosts($workspaceId: ID!) {
+    workspace(id: $workspaceId) { id settings { egressHosts { id address source note } } }
+  }
+`);
+
+export const UpdateAgentScopesDoc = graphql(`
+  mutation WebUpdateAgentScopes($input: UpdateAgentPrincipalInput!) {
+    updateAgentPrincipal(input: $input) { agent { id scopes version } }
+  }
+`);
+
+export const AllowEgressHostDoc = graphql(`
+  mutation WebAllowEgressHost($input: AllowEgressHostInput!) {
+    allowEgressHost(input: $input) { entry { id } }
+  }
+`);
+
+export const RevokeEgressHostDoc = graphql(`
+  mutation WebRevokeEgressHost($input: RevokeEgressHostInput!) {
+    revokeEgressHost(input: $input) { entry { id } }
+  }
+`);

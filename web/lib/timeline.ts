@@ -98,6 +98,17 @@ export function milestone(e: TaskEventView, ctx: MilestoneContext = {}): Milesto
       return m('Merged with another task');
     case 'TASK_PROMOTED':
       return m('Kept as a persistent task');
+    case 'TOOL_CALL_DENIED': {
+      // Said plainly: what the agent tried, that it was not allowed, and why.
+      const reason = str(p.reason);
+      return m(`The agent was not allowed to use “${str(p.tool) || 'a tool'}”${reason ? ` — ${clip(reason, 140)}` : ''}`, 'warn');
+    }
+    case 'EGRESS_DENIED': {
+      const where = str(p.host) ? `${str(p.host)}${p.port ? `:${String(p.port)}` : ''}` : 'a host';
+      return m(`A call to ${where} was stopped${str(p.reason) ? ` — ${clip(str(p.reason), 140)}` : ''}`, 'warn');
+    }
+    case 'REMOTE_AGENT_ANSWERED':
+      return m(`The remote agent “${str(p.agent) || 'agent'}” answered (${(str(p.state) || 'done').toLowerCase().replace('_', ' ')})${str(p.text) ? `: ${clip(str(p.text), 140)}` : ''}`);
     case 'MEMORY_UNAVAILABLE':
       return m('Went on without what is remembered: memory did not answer in time', 'warn');
     default:

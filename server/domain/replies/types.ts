@@ -174,10 +174,76 @@ export interface Texts {
   worksWithheldLabel: string;
   worksWithheldMessage: string;
 
+  // Where a task is, in a few words, for clients that follow it from outside (the MCP server's
+  // tasks and the A2A status message): the state, with the reason or the question when there is one.
+  taskState: {
+    paused(reason: string | null): string;
+    completed: string;
+    cancelled(reason: string | null): string;
+    failed(reason: string | null): string;
+    budgetExceeded: string;
+    needsPerson(question: string): string;
+    waiting(reason: string | null): string;
+    working: string;
+    queued: string;
+  };
+
+  // A person asked when the agent is stuck on something it may not or cannot settle itself
+  // (runtime/escalation.ts): the card's title, then what the person is asked, per kind of card.
+  escalation: {
+    /** The agent tried a tool again after the policy refused it (it needs `scope`). */
+    repeatedDenial(tool: string, scope: string | null): string;
+    /** Whether the tool took effect is unknown (the worker stopped mid-call). */
+    unknownOutcome(tool: string): string;
+    ask: string;
+    verify: string;
+    escalate: string;
+  };
+
+  // Tools of other apps (MCP servers): the cards before a call, and what a call's outcome says
+  // (the model reads these; a person sees them in the task's timeline).
+  mcp: {
+    /** The card before a call that may destroy something, or that an untrusted server would run. */
+    callTitle(tool: string, server: string): string;
+    /** The price card of a paid call. */
+    paidCallTitle(tool: string, server: string, cents: number): string;
+    destructiveReason: string;
+    untrustedReason: string;
+    /** A person did not allow the call (no note of their own). */
+    declined: string;
+    notActive(server: string): string;
+    unreachable(server: string): string;
+    /** The egress gate refused the server's address (host:port). */
+    egressDenied(server: string, host: string): string;
+    withdrawn(tool: string, server: string): string;
+    changed(server: string, what: string): string;
+    /** The tool answered isError with this text. */
+    toolError(text: string): string;
+    /** The call did not complete (a timeout, a lost connection). */
+    noAnswer(server: string, detail: string): string;
+    outputMismatch(problems: string): string;
+    /** The server no longer knows the task a call was running as: whether it took effect is unknown. */
+    taskGone(server: string): string;
+    /** The server's task for the call ended without a result (cancelled, or waiting for input the agent cannot give). */
+    taskEnded(server: string, status: string): string;
+    /** What became of a paid call's price. */
+    charged(cents: number): string;
+    chargedUnknown(cents: number): string;
+    notCharged: string;
+  };
+
   // The offline model's words.
   offline: {
     tag: string;
     cannotReason(recorded: string): string;
+    /** A tool of another app (MCP) the person named: calling it. */
+    usingTool(tool: string): string;
+    /** Its answer, as the task's delivery. */
+    toolAnswered(tool: string, answer: string): string;
+    /** It refused or failed: what it said. */
+    toolFailed(tool: string, error: string): string;
+    /** The person named a tool whose required inputs the offline model cannot fill from their words. */
+    toolNeedsInput(tool: string, missing: string): string;
     noRequest: string;
     planning: string;
     declined: string;

@@ -10,5 +10,9 @@ export const ChecklistItemInput = builder.inputType('ChecklistItemInput', {
     kind: t.field({ type: ChecklistItemKindEnum, required: false, description: "What it produces (default: the existing step's kind, or OTHER)." }),
     count: t.int({ required: false, description: 'How many results it needs (default 1).' }),
     status: t.field({ type: ChecklistItemStatusEnum, required: false, description: 'E.g. TODO to re-open a step.' }),
+    after: t.stringList({
+      required: false,
+      description: 'The steps whose results this one uses, by id or title in this list (omit: keep its current ones; []: none). A plan that goes in a circle is refused (BAD_USER_INPUT).',
+    }),
   }),
 });

@@ -95,7 +95,7 @@ builder.mutationFields((t) => ({
         taskId: parseGlobalId(String(input.taskId), 'Task', 'input.taskId'),
         baseVersion: input.baseVersion,
         reason: input.reason ?? undefined,
-        items: input.items.map((i) => ({ id: i.id ?? undefined, title: i.title, kind: i.kind ?? undefined, count: i.count ?? undefined, status: i.status ?? undefined })),
+        items: input.items.map((i) => ({ id: i.id ?? undefined, title: i.title, kind: i.kind ?? undefined, count: i.count ?? undefined, status: i.status ?? undefined, after: i.after ?? undefined })),
       }),
     }),
   }),

@@ -55,5 +55,6 @@ builder.objectType(ChecklistItemRef, {
     estimateCents: t.exposeInt('estimateCents', { description: 'What the step is expected to cost, in US cents.' }),
     round: t.exposeInt('round', { description: 'How often the step was re-opened (a change of direction).' }),
     ordered: t.exposeInt('ordered', { description: 'Results ordered in this round and not failed.' }),
+    after: t.stringList({ description: 'The steps (ids in this checklist) whose results this one uses: it starts only when they are finished, and a change to one of them makes it stale.', resolve: (i) => i.after ?? [] }),
   }),
 });

@@ -1,7 +1,8 @@
 import { builder } from '../builder.ts';
 import { globalId } from '../ids.ts';
+import { publicRun } from '../public-ids.ts';
 import { ActorKindEnum } from '../enums/actor-kind.ts';
-import { EventActorRef, UserRef } from '../refs.ts';
+import { EventActorRef, EventAgentRef, UserRef } from '../refs.ts';
 
 builder.objectType(EventActorRef, {
   description: 'Who wrote an event.',
@@ -17,6 +18,17 @@ builder.objectType(EventActorRef, {
       nullable: true,
       description: 'The person, when a person wrote it.',
       resolve: (a, _x, ctx) => (a.kind === 'USER' && a.id ? ctx.loaders.user.load(a.id) : null),
+    }),
+    agent: t.field({
+      type: EventAgentRef,
+      nullable: true,
+      description: 'The agent principal that acted, with the version it acted with, when the agent wrote it during a run (null otherwise, and for events written before agents were principals).',
+      resolve: (a) => (a.kind === 'AGENT' && a.id && a.version != null ? { id: a.id, version: a.version } : null),
+    }),
+    run: t.string({
+      nullable: true,
+      description: 'The run the agent acted in (one turn held by one worker: a takeover is a new run), as an opaque id: the same run reads the same on every event and card. Null unless the agent wrote it during a run.',
+      resolve: (a) => (a.kind === 'AGENT' && a.run ? publicRun(a.run) : null),
     }),
     workerId: t.string({
       nullable: true,

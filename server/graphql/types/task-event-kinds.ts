@@ -22,9 +22,10 @@ import { TaskSignalEnum } from '../enums/task-signal.ts';
 import { TaskStatusEnum } from '../enums/task-status.ts';
 import { TaskTransitionEnum } from '../enums/task-transition.ts';
 import { TurnOutcomeEnum } from '../enums/turn-outcome.ts';
+import { RemoteTaskStateEnum } from '../enums/remote-task-state.ts';
 import { ApprovalOptionRef, ApprovalReasonRef, ChecklistItemRef, EventFileRef, EventToolCallRef, TaskEventRef } from '../refs.ts';
 import { openedPayload } from './event-payload.ts';
-import { publicJson, publicText } from '../public-ids.ts';
+import { publicJson, publicRun, publicText } from '../public-ids.ts';
 import { withFileNames } from '../../domain/file-names.ts';
 import { enumValue, payloadAt } from '../../services/events/present-fields.ts';
 
@@ -45,6 +46,7 @@ const ENUMS: Record<string, EnumRef<any, any>> = {
   ObjectKind: ObjectKindEnum,
   TaskKind: TaskKindEnum,
   GenerationJobStatus: GenerationJobStatusEnum,
+  RemoteTaskState: RemoteTaskStateEnum,
 };
 
 const LISTS = {
@@ -153,7 +155,8 @@ function payloadField(t: any, name: string, [kind, description, path]: PayloadFi
       // Text may name objects (`object:<id>` links): as the API shows them everywhere, by global id.
       return t.string({ ...common, resolve: async (e: EventRow, a: unknown, ctx: Context) => {
         const v = str(await read(e, a, ctx));
-        return v === null ? null : publicText(v);
+        // A run (`run`) is shown as its opaque id, like on the event's actor.
+        return v === null ? null : from === 'run' ? publicRun(v) : publicText(v);
       } });
     default:
       throw new Error(`event catalogue: unknown payload field type ${kind}`);

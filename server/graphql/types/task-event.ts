@@ -45,7 +45,7 @@ builder.interfaceType(TaskEventRef, {
     actor: t.field({
       type: EventActorRef,
       description: 'Who caused it: a person, the agent or the system.',
-      resolve: (e) => ({ kind: e.actorKind, id: e.actorId, workerId: e.workerId, workspaceId: e.workspaceId }),
+      resolve: (e) => ({ kind: e.actorKind, id: e.actorId, workerId: e.workerId, workspaceId: e.workspaceId, version: e.actorVersion ?? null, run: e.actorRun ?? null }),
     }),
     redacted: t.boolean({ description: 'True for a private event: it keeps its place, but carries no payload.', resolve: isPrivate }),
     payloadSchema: t.string({ description: 'Name and version of the payload\'s shape, e.g. task_created/v1.', resolve: (e) => e.payloadSchema }),

@@ -13,6 +13,7 @@ import { taskLedger } from '../../services/ledger/task-ledger.ts';
 import { lineIdOf } from '../../services/tasks/task-line.ts';
 import { listChangeNotices } from '../../services/objects/change-notices.ts';
 import { builder } from '../builder.ts';
+import { planImpact } from '../../services/checklist/plan-impact.ts';
 import { ApprovalStatusEnum } from '../enums/approval-status.ts';
 import { AutonomyLevelEnum } from '../enums/autonomy-level.ts';
 import { TaskKindEnum } from '../enums/task-kind.ts';
@@ -36,6 +37,7 @@ import {
   WorkspaceObjectRef,
   WorkspaceRef,
   WithheldRef,
+  PlanImpactRef,
 } from '../refs.ts';
 import { TaskEventConnectionRef } from './task-event-connection.ts';
 
@@ -162,6 +164,12 @@ builder.node(TaskRef, {
       },
     }),
     checklist: t.field({ type: ChecklistRef, nullable: true, description: 'Its execution checklist; null before it planned.', resolve: (task, _a, ctx) => getTaskChecklist(ctx.deps, ctx.viewer, task) }),
+    planImpact: t.field({
+      type: PlanImpactRef,
+      description: "What changing these steps (a new character, a revised scene) would do to the rest of the plan, before anything is spent: the results made from them that would be made again and their price, the steps that simply wait, and what stays valid. Unknown step ids are BAD_USER_INPUT.",
+      args: { changed: t.arg.stringList({ required: true, description: 'The steps that would change (ChecklistItem.id).' }) },
+      resolve: (task, args, ctx) => planImpact(ctx.deps, ctx.viewer, task, args.changed),
+    }),
     planApprovedVersion: t.exposeInt('planApprovedVersion', { nullable: true, description: 'The checklist version whose plan a person approved.' }),
     approvals: t.connection({
       type: ApprovalRef,

@@ -5,7 +5,7 @@ import { ObjectKindEnum } from '../enums/object-kind.ts';
 import { loadAll } from '../loaders.ts';
 import { publicJson } from '../public-ids.ts';
 import { offsetConnection } from '../pagination.ts';
-import { ObjectAuthorRef, ObjectVersionRef, TaskRef, WorkspaceObjectRef, WorkspaceRef } from '../refs.ts';
+import { ObjectAuthorRef, ObjectDerivationRef, ObjectVersionRef, TaskRef, WorkspaceObjectRef, WorkspaceRef } from '../refs.ts';
 
 // The live-feed resolvers take these from here.
 export { ObjectChangeKindEnum } from '../enums/object-change-kind.ts';
@@ -55,6 +55,16 @@ builder.node(WorkspaceObjectRef, {
       description: 'The history, newest first.',
       resolve: (o, args, ctx) =>
         offsetConnection({ args, defaultSize: 20, maxSize: 100 }, ({ limit, offset }) => listObjectVersions(ctx.deps, ctx.viewer, { objectId: o.id, limit, offset })),
+    }),
+    derivedFrom: t.field({
+      type: [ObjectDerivationRef],
+      description: 'What its versions were made from (newest version first): the objects, at the versions used, with the task and step that made it. Empty for what a person made by hand.',
+      resolve: (o, _a, ctx) => ctx.loaders.derivedFrom.load(o.id),
+    }),
+    dependents: t.field({
+      type: [ObjectDerivationRef],
+      description: 'What was made from it (oldest first): when it changes, these are the results made from an older state of it.',
+      resolve: (o, _a, ctx) => ctx.loaders.dependents.load(o.id),
     }),
     referencedBy: t.field({
       type: [TaskRef],

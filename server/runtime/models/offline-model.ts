@@ -10,6 +10,7 @@ import type { ChatResult } from '@langchain/core/outputs';
 import type { Runnable } from '@langchain/core/runnables';
 import { offlineFlowReply } from './offline-flows.ts';
 import { offlineTexts } from './offline/texts.ts';
+import { offlineToolUse } from './offline/tool-use.ts';
 import { estimateTokens, messageChars, messageText, toolNamesOf } from './types.ts';
 
 export type OfflineCallOptions = BaseChatModelCallOptions & {
@@ -32,12 +33,14 @@ function summarize(text: string): string {
 
 /**
  * The offline model's decision, as a pure function of the conversation and the bound tool names.
+ * - a tool of another app named in the person's words → call it (offline/tool-use.ts)
  * - no ToolMessage yet and `add_note` bound → call `add_note({ text: "Plan: <last human message>" })`
  * - otherwise → a plain answer that states it is an offline model.
  */
-export function offlineReply(messages: readonly BaseMessage[], toolNames: readonly string[]): OfflineReply {
-  // Creative flows by explicit rules (offline-flows.ts) when the checklist tools are bound.
-  const flow = offlineFlowReply(messages, toolNames);
+export function offlineReply(messages: readonly BaseMessage[], toolNames: readonly string[], tools?: readonly BindToolsInput[]): OfflineReply {
+  // A tool of another app (MCP) the person named comes first (offline/tool-use.ts); then the
+  // creative flows by explicit rules (offline-flows.ts) when the checklist tools are bound.
+  const flow = offlineToolUse(messages, tools, toolNames) ?? offlineFlowReply(messages, toolNames);
   if (flow) {
     const aiCount = messages.filter((m) => m.type === 'ai').length;
     return { content: flow.content, toolCalls: flow.calls.map((c, i) => ({ id: `offline-${aiCount}-${i}`, name: c.name, args: c.args, type: 'tool_call' as const })) };
@@ -94,7 +97,7 @@ export class OfflineChatModel extends BaseChatModel<OfflineCallOptions> {
 
   async _generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
     options.signal?.throwIfAborted();
-    const reply = offlineReply(messages, toolNamesOf(options.tools));
+    const reply = offlineReply(messages, toolNamesOf(options.tools), options.tools);
     const inputChars = messages.reduce((n, m) => n + messageChars(m), 0);
     const outputChars =
       reply.content.length +

@@ -19,6 +19,8 @@ export interface ModelProviderOptions {
   timeoutMs?: number;
   /** LangChain-level retries on retryable errors (default 2). */
   maxRetries?: number;
+  /** The egress gate's fetch for the deployment (the configured base URL is its destination); unset: the global fetch. */
+  fetch?: (url: string | URL | Request, init?: RequestInit) => Promise<Response>;
 }
 
 function present(value: string | undefined): string | undefined {
@@ -77,7 +79,7 @@ export function createModelProvider(opts: ModelProviderOptions = {}): ModelProvi
         model = new ChatOpenAI({
           model: role === 'router' ? routerModel : workerModel,
           apiKey: apiKey ?? 'not-needed',
-          configuration: baseUrl ? { baseURL: baseUrl } : {},
+          configuration: { ...(baseUrl ? { baseURL: baseUrl } : {}), ...(opts.fetch ? { fetch: opts.fetch } : {}) },
           maxRetries: opts.maxRetries ?? 2,
           ...(opts.timeoutMs !== undefined ? { timeout: opts.timeoutMs } : {}),
         });

@@ -25,6 +25,7 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
     description:
       'Set the execution checklist for the task: ordered steps, each with a kind (IMAGE, VIDEO, AUDIO, MODEL_3D, DOCUMENT, CHECKPOINT, OTHER) and a count. ' +
       'Re-plan with the full list when the user changes direction: steps keep their progress by id. ' +
+      'Give a step `after` (the steps whose results it uses) to make the plan a graph; independent steps can then run side by side. ' +
       'The first plan of a task, and any plan that grows in paid results or cost, is shown to the user for approval before work goes on. ' +
       'Status SUPERSEDED: the user sent an instruction instead of deciding — read it and plan again.',
     input: z.object({
@@ -38,6 +39,11 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
             needsApproval: z.boolean().optional(),
             /** Start this step over (a change of direction); its earlier results stay named in the evidence. */
             reopen: z.boolean().optional(),
+            after: z
+              .array(z.string().min(1).max(40))
+              .max(30)
+              .optional()
+              .describe('The steps (by id or title in this plan) whose results this step uses, e.g. a shot after its character and scene. Omit for none; a circle is refused.'),
           }),
         )
         .min(1)

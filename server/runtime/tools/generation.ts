@@ -11,6 +11,8 @@ import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { readChecklist, writeChecklist } from '../../store/checklist/write-checklist.ts';
 import { readJobStatus } from '../../store/generation-jobs.ts';
 import { startStep } from '../../domain/checklist.ts';
+import { unfinishedInputs } from '../../domain/production-graph.ts';
+import { resolveSources } from '../../store/objects/derivations.ts';
 import { textsFor } from '../../domain/replies/texts.ts';
 import { readTaskBrief } from '../../store/journal/tasks.ts';
 import { defineTool, type ToolDef } from './types.ts';
@@ -40,8 +42,19 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
     suspends: (r) => !FINAL.includes(String((r as { status?: unknown })?.status)),
     async run(input, ctx) {
       // The step's round at ordering time: a result for a step re-opened since is not linked to it.
-      const step = input.checklistItemId ? (await readChecklist(ctx.uow.prisma, ctx.taskId))?.items.find((i) => i.id === input.checklistItemId) : undefined;
+      const plan = input.checklistItemId ? await readChecklist(ctx.uow.prisma, ctx.taskId) : null;
+      const step = plan?.items.find((i) => i.id === input.checklistItemId);
       if (input.checklistItemId && !step) throw new Error(`No checklist step "${input.checklistItemId}"`);
+      // A step starts only when every step it uses is finished (the plan is a graph): nothing is
+      // ordered, held or charged for a shot whose character is not made yet.
+      if (step) {
+        const waits = unfinishedInputs(plan!.items, step.id);
+        if (waits.length) throw new Error(`"${step.title}" uses ${waits.map((w) => `"${w.title}"`).join(' and ')}, not finished yet: make ${waits.length > 1 ? 'them' : 'it'} first, then order this step. Nothing was ordered.`);
+      }
+      // What the result is made from, at the versions used now: the reference, and the results of
+      // the steps this step comes after (recorded on the result as its derivations).
+      const upstream = step ? (step.after ?? []).flatMap((a) => plan!.items.find((i) => i.id === a)?.artifacts ?? []) : [];
+      const sources = await resolveSources(ctx.uow.prisma, ctx.workspaceId, [...(input.referenceId ? [input.referenceId] : []), ...upstream]);
       // The card speaks the task's language.
       const { language } = await readTaskBrief(ctx.uow.prisma, ctx.taskId);
       // Set by the gate inside the order's transaction: the settings row it locked and the quote.
@@ -54,7 +67,13 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
           taskId: ctx.taskId,
           kind,
           prompt: input.prompt,
-          params: { finishWhenDone: input.finishWhenDone, ...(input.checklistItemId ? { checklistItemId: input.checklistItemId } : {}), ...(input.referenceId ? { referenceId: input.referenceId } : {}), ...(step ? { checklistRound: step.round } : {}) },
+          params: {
+            finishWhenDone: input.finishWhenDone,
+            ...(input.checklistItemId ? { checklistItemId: input.checklistItemId } : {}),
+            ...(input.referenceId ? { referenceId: input.referenceId } : {}),
+            ...(step ? { checklistRound: step.round } : {}),
+            ...(sources.length ? { sources } : {}),
+          },
           idempotencyKey: ctx.idempotencyKey,
           workerId: ctx.workerId,
           turnGeneration: ctx.generation,

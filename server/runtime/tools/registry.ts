@@ -20,9 +20,12 @@ export class ToolInputInvalid extends Error {
 
 type ModelTool = { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } };
 
+// Converted once per definition and kept, shared by every registry holding it (a step's registry
+// with a workspace's MCP tools is a new registry around the same definitions).
+const converted = new WeakMap<ToolDef, ModelTool>();
+
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDef>();
-  private readonly converted = new WeakMap<ToolDef, ModelTool>();
 
   constructor(defs: ToolDef[] = []) {
     for (const d of defs) this.register(d);
@@ -33,6 +36,17 @@ export class ToolRegistry {
     if (!/^[a-z][a-z0-9_]{0,63}$/.test(def.name)) throw new Error(`bad tool name ${def.name}`);
     this.tools.set(def.name, def);
     return this;
+  }
+
+  /**
+   * This registry plus `extra` (a workspace's MCP tools for one step). A name already registered
+   * keeps its built-in tool: an outside server cannot shadow one.
+   */
+  with(extra: readonly ToolDef[]): ToolRegistry {
+    if (!extra.length) return this;
+    const merged = new ToolRegistry(this.list());
+    for (const d of extra) if (!merged.tools.has(d.name)) merged.register(d);
+    return merged;
   }
 
   get(name: string): ToolDef | undefined {
@@ -48,8 +62,8 @@ export class ToolRegistry {
     // Converted once per tool and kept: a definition never changes after it is registered, and the
     // conversion ran on every step (a few ms of CPU each time).
     return this.list().map((t) => {
-      let m = this.converted.get(t);
-      if (!m) this.converted.set(t, (m = { type: 'function' as const, function: { name: t.name, description: t.description, parameters: z.toJSONSchema(t.input) as Record<string, unknown> } }));
+      let m = converted.get(t);
+      if (!m) converted.set(t, (m = { type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.jsonSchema ?? (z.toJSONSchema(t.input) as Record<string, unknown>) } }));
       return m;
     });
   }

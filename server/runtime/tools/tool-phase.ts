@@ -29,6 +29,7 @@ const WORD_DOMAINS: [RegExp, string][] = [
   [/\b(document|storyboard|script|brief|article|text|copy|treatment|dokument)/i, 'documents'],
   [/\b(flow|workflow|pipeline)/i, 'flows'],
   [/\b(remember|memory|profile|forget)/i, 'memory'],
+  [/\b(delegate|delegation|remote agent|other agent|a2a)/i, 'agents'],
 ];
 
 /** Pure: the domains the task's phase needs. Empty means "unknown": then every domain is shown. */
@@ -47,10 +48,15 @@ export function phaseDomains(task: { title: string; goal: string }, checklist: C
 
 /** Pure: the visible tool names for these domains, in registry order (stable). */
 export function visibleTools(all: readonly ToolDef[], domains: readonly string[]): string[] {
-  const known = new Set(all.map((t) => t.domain));
+  const known = new Set(all.flatMap(domainsOf));
   // A phase naming no domain the registry has tells us nothing: show everything.
   const useful = domains.filter((d) => known.has(d));
-  return all.filter((t) => t.domain === 'core' || useful.length === 0 || useful.includes(t.domain)).map((t) => t.name);
+  return all.filter((t) => useful.length === 0 || domainsOf(t).some((d) => d === 'core' || useful.includes(d))).map((t) => t.name);
+}
+
+/** A tool's domains: `domains` when it has several (an MCP server's tools; empty = core), else its one `domain`. */
+function domainsOf(t: ToolDef): readonly string[] {
+  return t.domains ? (t.domains.length ? t.domains : ['core']) : [t.domain];
 }
 
 export type ToolSetDecision = { tools: string[]; boundary: boolean; reason: string };

@@ -8,6 +8,7 @@
 import type { ApprovedActionHandler } from './action-handler.ts';
 import { forgetEvidenceHandler, forgetMemoryHandler } from '../memory/request-forget.ts';
 import { deleteObjectOnApproval } from '../objects/delete-object.ts';
+import { approveMcpServerChange } from '../mcp/approve-change.ts';
 
 export type { ApprovedActionContext, ApprovedActionHandler } from './action-handler.ts';
 
@@ -22,4 +23,12 @@ export const approvedActionHandlers: Record<string, ApprovedActionHandler> = {
   FORGET_MEMORY: forgetMemoryHandler,
   /** Soft-deletes a workspace object. */
   DELETE_OBJECT: (action, ctx) => deleteObjectOnApproval(action, ctx),
+  /** Pins an MCP server's changed tools (its quarantine card, a CHECKPOINT without a task). */
+  'mcp.server.change': approveMcpServerChange,
+  /**
+   * A call to an MCP server's tool (runtime/mcp/bus.ts) waits for this card while still PENDING;
+   * approving it requeues the task and the runtime sends the call then, with its journal key — so
+   * nothing runs here.
+   */
+  MCP_TOOL_CALL: async () => ({ note: 'The task sends the call when it resumes.' }),
 };

@@ -80,7 +80,10 @@ async function resolveApprovalUntraced(deps: Deps, viewer: Viewer, raw: z.input<
     }
     if (status === 'APPROVED' && options.length && input.choice === undefined) throw badInput('Pick one of the options to approve this card', { field: 'choice' });
     let outcome: Record<string, unknown> | null = null;
-    if (status === 'APPROVED' && approval.kind === 'IRREVERSIBLE') {
+    // Irreversible actions run their handler; so does a workspace checkpoint (no task) whose action
+    // has one (an MCP server's quarantine card): approving it is what applies the change.
+    const workspaceAction = approval.kind === 'CHECKPOINT' && !approval.taskId && !!approvedActionHandlers[(approval.action as { type?: string }).type ?? ''];
+    if (status === 'APPROVED' && (approval.kind === 'IRREVERSIBLE' || workspaceAction)) {
       const action = approval.action as { type?: string } & Record<string, unknown>;
       const handler = approvedActionHandlers[action.type ?? ''];
       if (!handler) throw new Error(`no handler for approved action ${action.type}`);

@@ -25,6 +25,7 @@ export const EditChecklistInput = z.object({
         kind: z.string().trim().min(1).max(40).optional(),
         count: z.number().int().min(1).max(12).optional(),
         status: z.enum(ITEM_STATUSES).optional(),
+        after: z.array(z.string().trim().min(1).max(40)).max(30).optional(),
       }),
     )
     .max(30),

@@ -9,13 +9,11 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Viewer } from '../../auth/viewer.ts';
 import { readWorkspaceEvents } from '../../channel/event-feed.ts';
 import { visibilityOf } from '../../domain/event-catalog.ts';
-import { openValue, sealedKeyIds, WITHHELD_TEXT, type KnownKey } from '../../domain/sealing.ts';
 import type { DeliveryForSend } from '../../store/webhooks/deliveries.ts';
 import type { Deps } from '../deps.ts';
-import { cursorOfEvent, type EventRow } from '../events/event-view.ts';
+import { cursorOfEvent } from '../events/event-view.ts';
 import { presentFields } from '../events/present-fields.ts';
-import { loadDataKeys } from '../events/data-keys.ts';
-import { loadEventPayloads } from '../events/load-payloads.ts';
+import { openedPayload } from '../events/opened-payload.ts';
 
 /** The delivery's event is no longer in the log (retention removed it): there is nothing to send. */
 export class EventGone extends Error {
@@ -36,20 +34,6 @@ function endpointViewer(workspaceId: string, endpointId: string): Viewer {
     scopes: new Set(['READ']),
     memberships: new Map([[workspaceId, 'VIEWER']]),
     principal: 'SERVICE',
-  };
-}
-
-/** The payload as TaskEvent.payload shows it: null when private; opened, or withheld parts marked. */
-async function openedPayload(deps: Deps, viewer: Viewer, e: EventRow) {
-  if (e.redaction === 'PRIVATE') return { payload: null, withheld: null };
-  const raw = e.payloadHash ? (await loadEventPayloads(deps, viewer, [e.payloadHash]))[0] : e.payload;
-  const ids = [...sealedKeyIds(raw)];
-  if (!ids.length) return { payload: raw ?? null, withheld: null };
-  const loaded = await loadDataKeys(deps, viewer, ids);
-  const opened = openValue(new Map<string, KnownKey>(ids.map((id, i) => [id, loaded[i]!])), raw);
-  return {
-    payload: opened.value ?? null,
-    withheld: opened.withheld ? { reason: 'FORGOTTEN_MEMORY' as const, message: WITHHELD_TEXT } : null,
   };
 }
 

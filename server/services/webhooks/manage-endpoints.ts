@@ -13,6 +13,7 @@ import {
   type EndpointFields,
   type EndpointRow,
 } from '../../store/webhooks/endpoints.ts';
+import { recordRegisteredHost } from '../../store/egress/hosts.ts';
 import type { Deps } from '../deps.ts';
 import { requireWebhookAdmin } from './access.ts';
 import {
@@ -39,8 +40,8 @@ export async function createWebhookEndpoint(deps: Deps, viewer: Viewer, raw: unk
   // (never inside the transaction: the sequencer takes the workspace's row lock).
   await sequenceEvents(deps.prisma, [input.workspaceId]);
   const secret = newSecret();
-  const endpoint = await deps.prisma.$transaction((tx) =>
-    insertEndpoint(tx, {
+  const endpoint = await deps.prisma.$transaction(async (tx) => {
+    const created = await insertEndpoint(tx, {
       workspaceId: input.workspaceId,
       url: input.url,
       description: input.description,
@@ -50,8 +51,11 @@ export async function createWebhookEndpoint(deps: Deps, viewer: Viewer, raw: unk
       createdById: viewer.userId,
       secret,
       hint: secretHint(secret),
-    }),
-  );
+    });
+    // The receiver's host goes on the workspace's allowed hosts: the owner sees it there and can revoke it.
+    await recordRegisteredHost(tx, { workspaceId: input.workspaceId, url: input.url, source: 'WEBHOOK', note: `webhook ${input.description || input.url}`, createdById: viewer.userId });
+    return created;
+  });
   return { endpoint, secret };
 }
 
@@ -82,6 +86,9 @@ export async function updateWebhookEndpoint(deps: Deps, viewer: Viewer, raw: unk
       normalizeTypes(change.eventTypes ?? current.eventTypes),
       normalizeVisibilities((change.visibilities ?? current.visibilities) as EventVisibility[]),
     );
+    if (change.url !== undefined) {
+      await recordRegisteredHost(tx, { workspaceId, url: change.url, source: 'WEBHOOK', note: `webhook ${change.description || current.description || change.url}`, createdById: viewer.userId });
+    }
     return updateEndpointRow(tx, workspaceId, input.endpointId, change, current.enabled);
   });
 }

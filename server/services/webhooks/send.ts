@@ -10,6 +10,8 @@
 // expires and the attempt is made again (same webhook-id; receivers deduplicate by it). Deliveries
 // to one endpoint run concurrently, so they may arrive out of order; each carries its event's seq
 // and workspace cursor for the receiver to reorder or fill gaps.
+import { transactWithEvents } from '../../channel/unit-of-work.ts';
+import { egressDeniedIn, type EgressDenied, type FetchLike } from '../../runtime/egress/gate.ts';
 import { deliveryForSend, recordAttempt, type DeliveryForSend } from '../../store/webhooks/deliveries.ts';
 import { signingSecrets } from '../../store/webhooks/endpoints.ts';
 import type { Deps } from '../deps.ts';
@@ -29,6 +31,8 @@ export type AttemptOutcome = {
   durationMs: number;
   /** No later attempt can do better (the event is gone, the endpoint was disabled): dead at once. */
   final?: boolean;
+  /** The egress gate refused the endpoint's address (or a redirect): nothing was sent. */
+  denied?: EgressDenied;
 };
 
 /** Up to `max` bytes of the answer, as text (a multi-byte character cut at the end reads as U+FFFD). */
@@ -58,14 +62,18 @@ function unreachable(e: unknown): string {
   return `Could not reach the receiver (${String(why).slice(0, 200)})`;
 }
 
-/** One signed POST, bounded by `timeoutMs` (connecting, sending and the answer's first kilobyte). */
-export async function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptOutcome> {
+/**
+ * One signed POST, bounded by `timeoutMs` (connecting, sending and the answer's first kilobyte).
+ * `send` is the egress gate's fetch for the workspace (deps.egress.fetchFor): a refused address is
+ * a failed attempt whose error says why, and nothing is sent.
+ */
+export async function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number, send: FetchLike = fetch): Promise<AttemptOutcome> {
   const started = performance.now();
   const signal = AbortSignal.timeout(timeoutMs);
   const took = () => Math.round(performance.now() - started);
   try {
     // Redirects are not followed: the signature was made for this endpoint, and a 3xx is not a receipt.
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'Atelier-Webhooks/1', ...headers }, body, redirect: 'manual', signal });
+    const res = await send(url, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'Atelier-Webhooks/1', ...headers }, body, redirect: 'manual', signal });
     const responseBody = await excerpt(res, RESPONSE_EXCERPT_BYTES).catch(() => null);
     const delivered = res.status >= 200 && res.status < 300;
     const error = delivered
@@ -75,6 +83,8 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
         : `The receiver answered ${res.status}`;
     return { delivered, statusCode: res.status, error, responseBody, durationMs: took() };
   } catch (e) {
+    const denied = egressDeniedIn(e);
+    if (denied) return { delivered: false, statusCode: null, error: denied.message, responseBody: null, durationMs: took(), denied };
     const error = signal.aborted ? `The receiver did not answer within ${timeoutMs} ms` : unreachable(e);
     return { delivered: false, statusCode: null, error, responseBody: null, durationMs: took() };
   }
@@ -92,7 +102,7 @@ async function attempt(deps: Deps, d: DeliveryForSend, startedAt: Date, timeoutM
     throw e;
   }
   const secrets = await signingSecrets(deps.prisma, d.workspaceId, d.endpointId, startedAt);
-  return postWebhook(d.endpoint.url, signedHeaders(secrets, d.messageId, startedAt, body), body, timeoutMs);
+  return postWebhook(d.endpoint.url, signedHeaders(secrets, d.messageId, startedAt, body), body, timeoutMs, deps.egress.fetchFor(d.workspaceId));
 }
 
 /** Runs one attempt of a delivery; a job that no longer matches the delivery (stale, repeated) does nothing. */
@@ -105,7 +115,7 @@ export async function sendDelivery(deps: Deps, job: SendJob): Promise<void> {
   const last = outcome.final || job.attempt >= settings.maxAttempts;
   const status = outcome.delivered ? 'DELIVERED' : last ? 'DEAD' : 'PENDING';
   const nextAttemptAt = status === 'PENDING' ? new Date(Date.now() + retryDelayMs(settings, job.attempt)) : null;
-  await deps.prisma.$transaction(async (tx) => {
+  await transactWithEvents(deps, async (tx, emit) => {
     const recorded = await recordAttempt(tx, {
       workspaceId: d.workspaceId,
       deliveryId: d.id,
@@ -121,6 +131,12 @@ export async function sendDelivery(deps: Deps, job: SendJob): Promise<void> {
     });
     if (recorded && nextAttemptAt) {
       await enqueueSends(tx, deps.scheduler, [{ job: { ...job, attempt: job.attempt + 1 }, startAfter: nextAttemptAt }]);
+    }
+    // A refused address is told on the task whose event was to go out, once per series (not per
+    // retry), and never for the delivery of such an event itself (no chain of denials).
+    if (recorded && outcome.denied && d.taskId && d.eventType !== 'EGRESS_DENIED' && job.attempt === 1) {
+      const x = outcome.denied.denial;
+      emit(d.taskId, { type: 'EGRESS_DENIED', actor: { kind: 'SYSTEM' }, payload: { host: x.host, port: x.port, rule: x.rule, reason: x.reason, webhookEndpointId: d.endpointId } });
     }
   });
   if (status === 'DEAD') deps.log.warn('webhook delivery dead-lettered', { deliveryId: d.id, endpointId: d.endpointId, attempts: job.attempt, error: outcome.error });

@@ -1,5 +1,5 @@
-// What a task waits on, as the turn's end and a job's end both read it: generation jobs not yet final
-// and approvals no person has resolved. Both readers must agree on these predicates, or a task could
+// What a task waits on, as the turn's end and a job's end both read it: generation jobs not yet final,
+// remote agents' answers not yet in, and approvals no person has resolved. Both readers must agree on these predicates, or a task could
 // be woken by one and suspended again by the other; so they are stated once, here.
 import type { Tx } from '../../db/client.ts';
 
@@ -11,6 +11,20 @@ export async function countLiveJobs(tx: Tx, taskId: string, opts: { except?: str
   return tx.generationJob.count({
     where: { taskId, ...(opts.except !== undefined ? { id: { not: opts.except } } : {}), status: { in: [...LIVE_JOB_STATUSES] } },
   });
+}
+
+/**
+ * Steps handed to remote agents that answer by callback and have not answered yet (sent: the remote
+ * task is known). Like a live job, each owes the task a result and its answer wakes the task.
+ */
+export async function countOpenDelegations(tx: Tx, taskId: string): Promise<number> {
+  return tx.a2aDelegation.count({ where: { taskId, answeredAt: null, remoteTaskId: { not: null } } });
+}
+
+/** What the task waits on from outside: live jobs and open delegations (`except` a job). */
+export async function countOutstanding(tx: Tx, taskId: string, opts: { except?: string } = {}): Promise<number> {
+  const [jobs, delegations] = await Promise.all([countLiveJobs(tx, taskId, opts), countOpenDelegations(tx, taskId)]);
+  return jobs + delegations;
 }
 
 /** Every job the task ever ordered, final or not: part of its progress mark. */

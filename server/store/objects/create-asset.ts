@@ -6,12 +6,13 @@ import { opened } from '../sealing/open.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import { parseContent, type ObjectKind } from '../../domain/object-content.ts';
-import { createObjectTx, uuidFromKey } from './store.ts';
+import { assetIdForJob, createObjectTx } from './store.ts';
+import { insertDerivations, type Source } from './derivations.ts';
 import { clip } from '../../domain/replies/languages.ts';
 
 type File = { path: string; mime: string; bytes: number; width?: number; height?: number };
 
-export const assetIdForJob = (jobId: string) => uuidFromKey(`asset:${jobId}`);
+export { assetIdForJob };
 
 export async function createAssetForJob(tx: Tx, emit: Emit, jobId: string, files: File[] | null | undefined): Promise<string | null> {
   // The prompt of a task with memory in its context is sealed: the asset is named by what it says.
@@ -35,5 +36,19 @@ export async function createAssetForJob(tx: Tx, emit: Emit, jobId: string, files
     objectId: assetIdForJob(job.id),
     idempotencyKey: `job:${job.id}`,
   });
+  // What it was made from, recorded when the order was placed (generation tool): the reference and
+  // the results of the steps its step comes after, each at the version used.
+  const params = (job.params ?? {}) as { sources?: Source[]; checklistItemId?: string };
+  if (Array.isArray(params.sources) && params.sources.length) {
+    await insertDerivations(tx, {
+      workspaceId: job.workspaceId,
+      objectId: r.object.id,
+      objectVersion: 1,
+      sources: params.sources.filter((x) => typeof x?.objectId === 'string' && Number.isInteger(x?.version)),
+      taskId: job.taskId,
+      stepId: typeof params.checklistItemId === 'string' ? params.checklistItemId : null,
+      jobId: job.id,
+    });
+  }
   return r.object.id;
 }

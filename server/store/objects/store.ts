@@ -307,3 +307,6 @@ export function requireBase(obj: LockedObject, baseVersion: number): void {
     );
   }
 }
+
+/** The id of the object a generation job's result becomes (create-asset.ts): derived from the job id. */
+export const assetIdForJob = (jobId: string) => uuidFromKey(`asset:${jobId}`);

@@ -52,8 +52,12 @@ export const TRANSACTION_FLOOR = 0.06;
  * Ceilings for app latency ÷ relay latency (median over rounds of each round's p50), per number of
  * subscribers. At 100 subscribers of one task the server runs the subscription's GraphQL for each of
  * them for every event (10,000 deliveries/s at 100 events/s) and queues; the relay writes raw bytes.
+ * At 1,000 that is 100,000 deliveries/s, and one server process executes about 17,000/s (measured on
+ * the idle 2-core machine, 2026-12-02: p50 2.9 s against the relay's 6 ms, ×475): the fan-out target
+ * is not met there and the report says so; this ceiling only catches a regression beyond it (a lost
+ * bounded buffer, a read per subscriber per event).
  */
-export const LATENCY_P50_CEILINGS: Record<number, number> = { 1: 40, 10: 40, 100: 150 };
+export const LATENCY_P50_CEILINGS: Record<number, number> = { 1: 40, 10: 40, 100: 150, 1000: 1500 };
 const ceilingFor = (n: number) => LATENCY_P50_CEILINGS[n] ?? 150;
 
 export function throughputFigures(c: ThroughputCase) {

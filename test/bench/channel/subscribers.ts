@@ -35,7 +35,12 @@ export type ClientJob = {
 };
 export type ClientMessage = { type: 'mark'; subscribers: number; phase: 'start' | 'end' } | { type: 'result'; latency: LatencyCase[] } | { type: 'error'; message: string };
 
-const RECEIVE_TIMEOUT_MS = 30_000;
+/**
+ * How long every subscriber may take to receive what was sent: a liveness guard, not a measure
+ * (the latencies are). With 1,000 sockets in one client process a segment is 150,000 deliveries,
+ * which both paths need well over 30 s to drain on a busy 2-core machine, so it grows with N.
+ */
+const receiveTimeoutMs = (subscribers: number) => Math.max(30_000, subscribers * 60);
 /** Concurrent producers of a delivery burst (as several workers would write at once). */
 const BURST_PRODUCERS = 4;
 const send = (m: ClientMessage) => new Promise<void>((r) => process.send!(m, undefined, {}, () => r()));
@@ -123,7 +128,7 @@ async function runCase(job: ClientJob, deps: Parameters<typeof appendNow>[0], pr
   // Primers (not timed): once every subscriber has one, every subscription is live.
   await appOne({ primer: true });
   await baseOne(-1, 0);
-  const caughtUp = () => reached(() => app.every((s) => s.ids.length >= appLast || s.error) && base.every((s) => s.ids.length >= baseLast || s.error), { timeoutMs: RECEIVE_TIMEOUT_MS, intervalMs: 5 });
+  const caughtUp = () => reached(() => app.every((s) => s.ids.length >= appLast || s.error) && base.every((s) => s.ids.length >= baseLast || s.error), { timeoutMs: receiveTimeoutMs(n), intervalMs: 5 });
   if (!(await caughtUp())) errors.push('not every subscriber received the primers');
 
   const rounds: LatencyCase['rounds'] = [];
@@ -135,7 +140,7 @@ async function runCase(job: ClientJob, deps: Parameters<typeof appendNow>[0], pr
         const t = performance.now();
         return path === 'app' ? appOne({ r, i, t }) : baseOne(r, t);
       });
-      if (!(await caughtUp())) errors.push(`round ${r}: ${path} subscribers did not receive every event within ${RECEIVE_TIMEOUT_MS / 1000} s`);
+      if (!(await caughtUp())) errors.push(`round ${r}: ${path} subscribers did not receive every event within ${receiveTimeoutMs(n) / 1000} s`);
     }
     const pooled = (subs: Sub[]) => subs.flatMap((s) => s.lat.get(r) ?? []);
     rounds.push({ round: r, order: order[0] === 'app' ? 'app-first' : 'base-first', app: stats(pooled(app), events * n), base: stats(pooled(base), events * n) });
@@ -155,7 +160,7 @@ async function runCase(job: ClientJob, deps: Parameters<typeof appendNow>[0], pr
           }
         }),
       );
-      if (!(await caughtUp())) errors.push(`burst ${r}: ${path} subscribers did not receive every event within ${RECEIVE_TIMEOUT_MS / 1000} s`);
+      if (!(await caughtUp())) errors.push(`burst ${r}: ${path} subscribers did not receive every event within ${receiveTimeoutMs(n) / 1000} s`);
       delivery[path].push((job.burstEvents * n) / ((performance.now() - start) / 1000));
     }
   }

@@ -168,6 +168,15 @@ export async function seedMemoryWorkspace(
     await c.query('COMMIT');
     // Fresh statistics, as autovacuum would have them after months of use.
     await c.query('ANALYZE memories, memory_versions, memory_evidence, memory_links, memory_summaries, memory_summary_sentences, memory_profiles, memory_uses, tasks');
+    // The seeding's own sequential scans must be counted before the benchmark reads its baseline of
+    // scan counts: a backend reports its statistics when idle at most once a second (and one that
+    // stays idle, only after seconds), so a late report would land inside the measured window. Force
+    // it now: the flag makes the next statement's end report everything pending (PostgreSQL 15+).
+    const { rows: [ver] } = await c.query<{ v: string }>("SELECT current_setting('server_version_num') AS v");
+    if (Number(ver?.v ?? 0) >= 150000) {
+      await c.query('SELECT pg_stat_force_next_flush()');
+      await c.query('SELECT 1');
+    }
     return {
       workspaceId: p.workspaceId,
       userIds,

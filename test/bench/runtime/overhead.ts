@@ -28,6 +28,8 @@ export const noop = defineTool({
   name: 'bench_noop',
   domain: 'core',
   description: 'Does nothing.',
+  // The right the agent policy requires for it (a tool that is not built in declares its own).
+  scope: 'tasks:write',
   input: z.object({ k: z.number().int() }),
   output: z.object({ k: z.number() }),
   safety: 'IDEMPOTENT',
@@ -153,6 +155,8 @@ export type E2eResult = {
   concurrency: number;
   wallMs: number;
   createToStartMs: number[];
+  /** Wake-up latency alone: one task at a time, created while the worker has free slots. */
+  wakeMs: number[];
   createToCompleteMs: number[];
   turnMs: number[];
   notCompleted: number;
@@ -203,9 +207,18 @@ export async function runE2e(t: TestApp, n: number, concurrency: number): Promis
       if (started) turnMs.push(ended.occurredAt.getTime() - started.occurredAt.getTime());
     }
   }
+  // The batch above queues n tasks for `concurrency` slots, so its create→TURN_STARTED includes the
+  // wait for a free slot. The wake-up itself: one task at a time, each created while the worker idles.
+  const wakeMs: number[] = [];
+  for (let i = 0; i < Math.min(n, 12); i++) {
+    const task = await createTask(t.app.deps, viewer, { workspaceId: t.a.workspaceId, title: `wake-${i}` });
+    await reached(async () => (await prisma.task.count({ where: { id: task.id, status: 'COMPLETED' } })) === 1, { timeoutMs: 20_000, intervalMs: 5 });
+    const started = await prisma.taskEvent.findFirst({ where: { taskId: task.id, type: 'TURN_STARTED' }, orderBy: { seq: 'asc' }, select: { occurredAt: true } });
+    if (started) wakeMs.push(started.occurredAt.getTime() - task.createdAt.getTime());
+  }
   // Stop consuming wake-ups for good (WorkerHandle.stop() leaves pg-boss fetching jobs and
   // dropping them), so that this process's worker takes none of (b)'s turns.
   await scheduler.boss.offWork(TURN_QUEUE, { wait: true });
   await worker.stop();
-  return { tasks: n, steps: n * S, concurrency, wallMs: lastEnd - start, createToStartMs, createToCompleteMs, turnMs, notCompleted: n - createToCompleteMs.length };
+  return { tasks: n, steps: n * S, concurrency, wallMs: lastEnd - start, createToStartMs, wakeMs, createToCompleteMs, turnMs, notCompleted: n - createToCompleteMs.length };
 }

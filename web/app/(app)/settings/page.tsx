@@ -1,7 +1,17 @@
+import { AgentAccess } from '../../../components/AgentAccess';
+import { McpServers } from '../../../components/McpServers';
 import { Settings } from '../../../components/Settings';
 
-export const metadata = { title: 'Budget & autonomy · Atelier' };
+export const metadata = { title: 'Settings · Atelier' };
 
 export default function SettingsPage() {
-  return <Settings />;
+  return (
+    <>
+      <Settings />
+      <div className="page narrow">
+        <McpServers />
+        <AgentAccess />
+      </div>
+    </>
+  );
 }
