@@ -29,10 +29,10 @@ export function withholdStepReplies(tx: Tx, stepIds: string[], withheld: string)
 /**
  * The (task, step ordinal) positions of a task that were shown a version now FORGOTTEN or evidence now
  * REVOKED. It runs before every step, and a long task has thousands of uses: each half is a join the
- * planner can drive by primary key from the task's uses (or by the workspace's few forgotten
- * versions, memory_versions (workspace_id, status, …): a version's workspace is its use's), where
- * outer joins, or EXISTS under OR, let it hash every version or all the evidence of the database
- * once a task had many uses.
+ * planner can drive by primary key from the task's uses or from the few forgotten versions
+ * (the partial index memory_versions_forgotten_idx; revoked evidence likewise), where outer joins,
+ * or EXISTS under OR, let it hash every version or all the evidence of the database once a task
+ * had many uses.
  */
 export function forgottenUses(db: Db, taskId: string): Promise<{ task_id: string; step_ordinal: number }[]> {
   return db.$queryRawUnsafe<{ task_id: string; step_ordinal: number }[]>(
