@@ -78,7 +78,8 @@ async function cardIsHumanOnly(kind: string): Promise<Structured> {
   const card = await waitFor(
     async () => ((await mcpStatus()) === 'input_required' ? ((await pendingCards()).find((c) => c.kind === kind) ?? null) : null),
     `the MCP client to see input_required and a ${kind} card`,
-    { timeoutMs: 30_000, intervalMs: 150 },
+    // Generous: the whole studio, a browser and the worker share two cores in CI.
+    { timeoutMs: 60_000, intervalMs: 150 },
   );
   assert.equal(card.taskId, mcpTaskId);
   // A client that tries anyway: there is no tool for it, by any likely name.
@@ -120,7 +121,7 @@ test('the MCP client creates the poster task as an MCP task; it is working, and 
 test('the person finds the task in the studio and answers every card by clicking; the MCP side waits meanwhile', async () => {
   // The task the assistant created appears in the person's task list without a reload.
   const item = page.locator('[data-testid=task-item]', { hasText: TITLE });
-  await item.waitFor({ timeout: 30_000 });
+  await item.waitFor({ timeout: 60_000 });
   await item.click();
   await page.waitForURL((u) => u.searchParams.get('task') === mcpTaskId);
   const panel = page.locator('[data-testid=task-panel]');
