@@ -178,7 +178,7 @@ describe('job lifecycle', () => {
     stop();
     const entries = await t.app.deps.prisma.ledgerEntry.findMany({ where: { jobId: job.id }, orderBy: { createdAt: 'asc' } });
     assert.deepEqual(entries.map((e) => [e.kind, e.amountCents]), [['HOLD', 40], ['CHARGE', 40]]);
-    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 40, chargedCents: 40, releasedCents: 0, outstandingCents: 0 });
+    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 40, chargedCents: 40, releasedCents: 0, outstandingCents: 0, savedCents: 0 });
   });
 
   test('ledger: a failed job is refunded by rule (the hold is released, nothing charged)', async () => {
@@ -186,7 +186,7 @@ describe('job lifecycle', () => {
     const job = await submitGeneration(deps, { workspaceId: t.a.workspaceId, taskId: task.id, kind: 'IMAGE', prompt: 'fails', params: {}, idempotencyKey: 'k-fail' });
     await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id: job.id } })).status === 'FAILED', 'failed', 60_000);
     stop();
-    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 4, chargedCents: 0, releasedCents: 4, outstandingCents: 0 });
+    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 4, chargedCents: 0, releasedCents: 4, outstandingCents: 0, savedCents: 0 });
     await assert.rejects(t.app.deps.prisma.$executeRawUnsafe(`UPDATE ledger_entries SET amount_cents = 0 WHERE job_id = $1::uuid`, job.id), /append-only/);
   });
 

@@ -92,7 +92,7 @@ describe('no job without a future', () => {
     const r = await reconcileJobs(jobs, { silentMs: 60_000, submittingMs: 0 });
     assert.equal(r.resubmitted, 1);
     await eventually(async () => (await jobOf('stuck-1')).status === 'SUCCEEDED', 'the order completes', 30_000);
-    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 4, chargedCents: 4, releasedCents: 0, outstandingCents: 0 });
+    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 4, chargedCents: 4, releasedCents: 0, outstandingCents: 0, savedCents: 0 });
     assert.equal(provider.submits >= 1, true);
   });
 
@@ -168,7 +168,7 @@ describe('cancel reaches the provider', () => {
     await eventually(async () => (await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id } })).status === 'CANCELLED', 'cancelled upstream', 30_000);
     const job = await t.app.deps.prisma.generationJob.findUniqueOrThrow({ where: { id } });
     assert.equal((await provider.status(job.upstreamJobId!)).status, 'CANCELLED', 'the provider stopped it');
-    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 40, chargedCents: 0, releasedCents: 40, outstandingCents: 0 });
+    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 40, chargedCents: 0, releasedCents: 40, outstandingCents: 0, savedCents: 0 });
     assert.equal(await t.app.deps.prisma.workspaceObject.count({ where: { id: assetIdForJob(id) } }), 0, 'nothing was made');
     assert.equal((await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).status, 'CANCELLED');
   });
@@ -183,7 +183,7 @@ describe('cancel reaches the provider', () => {
     await signalTask(t.app.deps, viewer, { taskId: task.id, signal: 'CANCEL' });
     await cancelUnwantedJobs(jobs, { taskId: task.id });
     await eventually(async () => (await jobOf('cancel-2')).status === 'SUCCEEDED', 'recorded', 30_000);
-    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 4, chargedCents: 4, releasedCents: 0, outstandingCents: 0 });
+    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 4, chargedCents: 4, releasedCents: 0, outstandingCents: 0, savedCents: 0 });
     assert.equal((await t.app.deps.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).status, 'CANCELLED');
     assert.equal(await t.app.deps.prisma.workspaceObject.count({ where: { id: assetIdForJob(r.job.id) } }), 1, 'the result is kept as an object');
     assert.equal(await t.app.deps.prisma.turn.count({ where: { taskId: task.id, status: { in: ['QUEUED', 'RUNNING'] } } }), 0);
@@ -245,7 +245,7 @@ describe('cancel reaches the provider', () => {
     // No worker and no reconciliation run in this file: only the cancel's own commit can reach the provider.
     await eventually(async () => (await jobOf('thread-stop')).status === 'CANCELLED', 'cancelled upstream', 10_000);
     assert.equal((await provider.status((await jobOf('thread-stop')).upstreamJobId!)).status, 'CANCELLED');
-    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 40, chargedCents: 0, releasedCents: 40, outstandingCents: 0 });
+    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 40, chargedCents: 0, releasedCents: 40, outstandingCents: 0, savedCents: 0 });
   });
 });
 

@@ -22,7 +22,8 @@ function expected(e: Expect): string {
     IMAGE: 'IMAGE',
     AUDIO: 'AUDIO',
     MODEL_3D: 'MODEL_3D',
-    VIDEO: 'DOCUMENT CHECKPOINT VIDEO VIDEO VIDEO',
+    // storyboard → confirm → character sheet + setting → three shots → final cut
+    VIDEO: 'DOCUMENT CHECKPOINT DOCUMENT IMAGE VIDEO VIDEO VIDEO OTHER',
     IMAGE_TO_VIDEO: 'IMAGE VIDEO',
     DOC: 'DOCUMENT',
     STORYBOARD: 'DOCUMENT CHECKPOINT',
@@ -242,7 +243,7 @@ test('counts: digits, words in six languages, vague quantities, units are not co
   // A duration or a resolution is not a number of posters; a single poster is a single image.
   assert.equal(got('a poster for a 30-second countdown'), 'IMAGE');
   assert.equal(got('one poster in 4k for the lobby'), 'IMAGE');
-  assert.equal(got('two 30-second clips for the launch'), 'DOCUMENT CHECKPOINT VIDEO VIDEO');
+  assert.equal(got('two 30-second clips for the launch'), 'DOCUMENT CHECKPOINT DOCUMENT IMAGE VIDEO VIDEO OTHER');
 });
 
 test('what it cannot place gets no plan, and every plan is within the tool limits', () => {

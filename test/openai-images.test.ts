@@ -96,7 +96,7 @@ describe('OpenAI image provider (SDK against a local stub)', () => {
     assert.equal(events[0]!.type, 'JOB_SUBMITTED');
     assert.equal(events.at(-1)!.type, 'JOB_SUCCEEDED');
     assert.equal(events.filter((e) => e.type === 'JOB_SUCCEEDED').length, 1, 'the redelivered final callback emitted nothing');
-    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 2, chargedCents: 2, releasedCents: 0, outstandingCents: 0 });
+    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 2, chargedCents: 2, releasedCents: 0, outstandingCents: 0, savedCents: 0 });
   });
 
   test('an upstream error → FAILED with the provider message, the hold released', async () => {
@@ -107,7 +107,7 @@ describe('OpenAI image provider (SDK against a local stub)', () => {
     const row = await job(submitted.id);
     assert.match(row.error ?? '', /openai 400.*safety system/);
     assert.equal(row.result, null);
-    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 5, chargedCents: 0, releasedCents: 5, outstandingCents: 0 });
+    assert.deepEqual(await ledgerSummary(t.app.deps.prisma, { taskId: task.id }), { heldCents: 5, chargedCents: 0, releasedCents: 5, outstandingCents: 0, savedCents: 0 });
   });
 
   test('the same idempotency key → one upstream request (provider and jobs layer)', async () => {

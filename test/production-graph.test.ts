@@ -4,6 +4,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { stepDepths } from '../web/lib/plan-graph.ts';
+import { ChecklistItemSchema, isFinished, isOpen, markStale, settleStale, type ChecklistItem } from '../server/domain/checklist.ts';
+import { textsFor } from '../server/domain/replies/texts.ts';
+import { classify } from '../server/runtime/models/offline-flows.ts';
+import { localizedPlan } from '../server/runtime/models/offline/texts.ts';
 import { downstreamOf, impactOf, readySteps, unfinishedInputs, validateGraph, type GraphStep } from '../server/domain/production-graph.ts';
 
 const step = (id: string, after: string[], over: Partial<GraphStep> = {}): GraphStep => ({
@@ -142,5 +146,48 @@ describe('the plan as the task panel indents it', () => {
     assert.deepEqual([...stepDepths([{ id: 'a' }, { id: 'b' }]).values()], [0, 0]);
     // What the server refuses anyway (a circle, a step not in the list) still renders.
     assert.deepEqual([...stepDepths([{ id: 'a', after: ['b'] }, { id: 'b', after: ['a'] }, { id: 'c', after: ['ghost'] }]).keys()].sort(), ['a', 'b', 'c']);
+  });
+});
+
+describe('STALE: a change marks the results made from it, and the person decides', () => {
+  const item = (id: string, status: ChecklistItem['status'], after: string[] = [], artifacts: string[] = []) =>
+    ChecklistItemSchema.parse({ id, title: id, kind: 'VIDEO', status, after: after.length ? after : undefined, artifacts, estimateCents: 50 });
+
+  test('only steps with results (or orders) become STALE, with the input in their evidence; the rest is untouched', () => {
+    const items = [item('character', 'DONE', [], ['object:c']), item('shot-1', 'DONE', [], ['job:1']), item('shot-2', 'DONE', ['character'], ['job:2']), item('shot-3', 'TODO', ['character'])];
+    const marked = markStale(items, [{ id: 'shot-2', because: 'Character sheet' }, { id: 'shot-3', because: 'Character sheet' }]);
+    assert.deepEqual(marked.map((i) => i.status), ['DONE', 'DONE', 'STALE', 'TODO']);
+    assert.match(marked[2]!.evidence!, /Character sheet/);
+    assert.equal(isOpen(marked[2]!), false, 'a stale step is not open: nothing re-makes it before the person decides');
+    assert.equal(isFinished(marked[2]!), false, 'nor finished: nothing downstream runs on it');
+  });
+
+  test('re-make opens a new round and names the earlier results; keep makes them count again', () => {
+    const items = markStale([item('shot-2', 'DONE', [], ['job:2'])], [{ id: 'shot-2', because: 'Character sheet' }]);
+    const remade = settleStale(items, ['shot-2'], true, 'Character sheet')[0]!;
+    assert.deepEqual([remade.status, remade.round, remade.artifacts], ['TODO', 1, []]);
+    assert.match(remade.evidence!, /job:2/, 'the earlier result stays named');
+    const kept = settleStale(items, ['shot-2'], false, 'Character sheet')[0]!;
+    assert.deepEqual([kept.status, kept.round, kept.artifacts], ['DONE', 0, ['job:2']]);
+    assert.deepEqual(settleStale(kept ? [kept] : [], ['shot-2'], true, 'x'), [kept], 'a step no longer STALE is left alone');
+  });
+
+  test('the offline video plan is a graph: storyboard → character sheet + setting → shots → final cut', () => {
+    const plan = classify('a four-shot film about a lighthouse keeper')!;
+    const items = localizedPlan(plan.items, textsFor('en'));
+    const by = new Map(items.map((i) => [i.id, i]));
+    assert.deepEqual(by.get('shot-1')!.after, ['setting'], 'the opening shot shows the setting only');
+    assert.deepEqual(by.get('shot-2')!.after, ['character-sheet', 'setting']);
+    assert.deepEqual(by.get('shot-4')!.after, ['setting'], 'so does the closing one');
+    assert.deepEqual(by.get('final-cut')!.after, ['shot-1', 'shot-2', 'shot-3', 'shot-4']);
+    const check = validateGraph(items.map((i) => ({ id: i.id, title: i.title, kind: i.kind, status: 'TODO' as const, estimateCents: 0, count: 1, after: i.after ?? [] })));
+    assert.ok(check.ok);
+    // A change of the character re-makes the shots it appears in, and nothing else.
+    const done = items.map((i) => ({ id: i.id, title: i.title, kind: i.kind, status: 'DONE' as const, estimateCents: 1, count: 1, after: i.after ?? [] }));
+    assert.deepEqual(impactOf(done, ['character-sheet']).stale.map((s) => s.id).sort(), ['final-cut', 'shot-2', 'shot-3']);
+    // In German the titles change, the ids and edges do not.
+    const de = localizedPlan(plan.items, textsFor('de'));
+    assert.equal(de.find((i) => i.id === 'character-sheet')!.title, 'Figurenblatt');
+    assert.deepEqual(de.map((i) => i.after), items.map((i) => i.after));
   });
 });

@@ -266,7 +266,7 @@ describe('a task\'s words in its language', () => {
     assert.deepEqual(de.map((i) => i.id), ['look-candidates', 'pick-a-direction', 'poster-1', 'poster-2', 'poster-3']);
     assert.deepEqual(de.map((i) => i.title), ['Entwürfe für den Look', 'Richtung wählen', 'Plakat 1', 'Plakat 2', 'Plakat 3']);
     const ja = localizedPlan(classify('動画を作って')!.items, textsFor('ja'));
-    assert.deepEqual(ja.map((i) => i.title), ['絵コンテ', '絵コンテの確認', 'カット 1', 'カット 2', 'カット 3']);
+    assert.deepEqual(ja.map((i) => i.title), ['絵コンテ', '絵コンテの確認', 'キャラクター設定', '舞台', 'カット 1', 'カット 2', 'カット 3', '最終編集']);
     assert.deepEqual(localizedPlan(plan.items, textsFor('en')).map((i) => i.title), plan.items.map((i) => i.title), 'English titles as before');
     for (const lang of ['en', 'de', 'fr', 'es', 'zh', 'ja'] as const) assert.ok(isCandidateTitle(localizedPlan(plan.items, textsFor(lang))[0]!.title), lang);
     assert.ok(!isCandidateTitle('Plakat 1'));

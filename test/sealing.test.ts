@@ -27,6 +27,10 @@ test('content strings are sealed; structure, ids, statuses and tool names stay r
   assert.notEqual(s2.reason, status.reason);
   assert.deepEqual(openValue(live, sealed), { value: decision, withheld: null });
   assert.deepEqual([...sealedKeyIds(sealed)], [key.id]);
+  // A checklist step's edges are step ids: the graph stays readable (a forgetting never cuts it), its title does not.
+  const step = sealValue(key, { id: 'shot-2', title: 'The keeper zorblaxmauve', after: ['character-sheet', 'setting'] });
+  assert.deepEqual(step.after, ['character-sheet', 'setting']);
+  assert.notEqual(step.title, 'The keeper zorblaxmauve');
 });
 
 test('sealing is idempotent, and each sealing of the same text differs (random IV)', () => {

@@ -39,6 +39,8 @@ export type ApprovalReasonCode =
   | 'IRREVERSIBLE'
   /** A forgetting: works of the person contain the value (server/services/memory/works.ts). */
   | 'WORKS_CONTAIN_VALUE'
+  /** An input of finished steps changed: their results would be made again (the impact card). */
+  | 'INPUT_CHANGED'
   | 'CHECKPOINT';
 
 export type ApprovalReason = { code: ApprovalReasonCode; message: string };

@@ -6,8 +6,13 @@ import { z } from 'zod';
 import { badInput } from '../errors.ts';
 import { validateGraph } from './production-graph.ts';
 
-export const ITEM_STATUSES = ['TODO', 'IN_PROGRESS', 'DONE', 'SKIPPED', 'BLOCKED'] as const;
+// STALE: the step's results were made from an input that has changed since (a person edited the
+// character): neither open nor finished, so nothing downstream runs on them and nothing re-makes
+// them until a person decides on the impact card (markStale / settleStale).
+export const ITEM_STATUSES = ['TODO', 'IN_PROGRESS', 'DONE', 'SKIPPED', 'BLOCKED', 'STALE'] as const;
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
+/** What an agent or a person may set directly: STALE is only ever the result of a change (markStale). */
+export const SETTABLE_STATUSES = ['TODO', 'IN_PROGRESS', 'DONE', 'SKIPPED', 'BLOCKED'] as const;
 
 export const ChecklistItemSchema = z.object({
   id: z.string().min(1).max(40),
@@ -220,9 +225,51 @@ export function startStep(items: readonly ChecklistItem[], id: string, round: nu
 export function renderChecklist(c: Checklist): string {
   const lines = c.items.map(
     (i, n) =>
-      `${n + 1}. [${i.status}] ${i.title} (id ${i.id}, ${i.kind}${i.count > 1 ? ` ×${i.count}` : ''}${i.needsApproval ? ', needs the user' : ''}${i.ordered ? `, ordered ${i.ordered}` : ''})` +
+      `${n + 1}. [${i.status}] ${i.title} (id ${i.id}, ${i.kind}${i.count > 1 ? ` ×${i.count}` : ''}${i.needsApproval ? ', needs the user' : ''}${i.ordered ? `, ordered ${i.ordered}` : ''}${i.after?.length ? `, after ${i.after.join(' ')}` : ''})` +
       (i.artifacts.length ? ` results: ${i.artifacts.join(', ')}` : '') +
       (i.evidence ? ` — ${i.evidence}` : ''),
   );
   return `[checklist v${c.version}]\n${lines.join('\n')}`;
+}
+
+export type StaleWords = { staleBecause(input: string): string; staleRemade(input: string): string; staleKept: string };
+const STALE_ENGLISH: StaleWords = {
+  staleBecause: (input) => `made from an earlier “${input}”, which has changed`,
+  staleRemade: (input) => `made again: “${input}” changed`,
+  staleKept: 'kept as it was: a person chose to keep it after the change',
+};
+
+/**
+ * Marks the steps made from what changed as STALE (each with the input that changed), leaving every
+ * other step as it is. `stale` comes from the graph (production-graph.ts impactOf) and from what
+ * results were recorded as made from (object derivations). Only steps with results or orders are
+ * marked: a step not started yet simply uses the new input.
+ */
+export function markStale(items: readonly ChecklistItem[], stale: readonly { id: string; because: string }[], words: Pick<StaleWords, 'staleBecause'> = STALE_ENGLISH): ChecklistItem[] {
+  const why = new Map(stale.map((s) => [s.id, s.because]));
+  return items.map((i) =>
+    why.has(i.id) && (i.status === 'DONE' || i.status === 'IN_PROGRESS') && (i.artifacts.length > 0 || i.ordered > 0)
+      ? { ...i, status: 'STALE' as const, evidence: words.staleBecause(why.get(i.id)!).slice(0, 2000) }
+      : i,
+  );
+}
+
+/**
+ * A person's answer on the impact card: re-make (the STALE steps re-open in a new round, their
+ * earlier results named in the evidence) or keep (they count as done again, with their results).
+ */
+export function settleStale(items: readonly ChecklistItem[], ids: readonly string[], remake: boolean, because: string, words: StaleWords & Pick<PlanWords, 'earlierResults'> = { ...STALE_ENGLISH, ...ENGLISH }): ChecklistItem[] {
+  let out = [...items];
+  for (const id of ids) {
+    const item = out.find((i) => i.id === id);
+    if (!item || item.status !== 'STALE') continue;
+    if (remake) {
+      const base = { ...item, status: 'DONE' as const };
+      out = patchItem(out.map((i) => (i.id === id ? base : i)), id, { status: 'TODO', evidence: words.staleRemade(because) }, words);
+    } else {
+      const done = item.artifacts.length >= item.count;
+      out = out.map((i) => (i.id === id ? { ...i, status: done ? ('DONE' as const) : ('IN_PROGRESS' as const), evidence: words.staleKept } : i));
+    }
+  }
+  return out;
 }

@@ -13,7 +13,7 @@
 //    step it depends on that changed — and nothing on other branches (impactOf).
 
 /** A step's state (the checklist's statuses; checklist.ts builds on this module, not the reverse). */
-export type StepStatus = 'TODO' | 'IN_PROGRESS' | 'DONE' | 'SKIPPED' | 'BLOCKED';
+export type StepStatus = 'TODO' | 'IN_PROGRESS' | 'DONE' | 'SKIPPED' | 'BLOCKED' | 'STALE';
 
 /** A step of the graph: a checklist item's fields the rules read, and the steps whose results it uses. */
 export type GraphStep = { id: string; title: string; kind: string; status: StepStatus; estimateCents: number; count: number; after: readonly string[] };
@@ -130,7 +130,7 @@ export function impactOf(steps: readonly GraphStep[], changed: readonly string[]
   for (const s of steps) {
     const root = down.get(s.id);
     if (root === undefined) continue;
-    if (s.status === 'DONE' || s.status === 'IN_PROGRESS') {
+    if (s.status === 'DONE' || s.status === 'IN_PROGRESS' || s.status === 'STALE') {
       stale.push({ id: s.id, title: s.title, because: byId.get(root)!.title, estimateCents: s.estimateCents });
     } else if (s.status === 'TODO' || s.status === 'BLOCKED') waiting.push(s.id);
   }

@@ -30,6 +30,8 @@ const STRUCTURAL_KEYS = new Set([
   'language', 'mode', 'stage', 'model', 'provider', 'phase', 'key', 'requestDigest', 'hash', 'mime', 'currency',
   'autonomy', 'redaction', 'severity', 'unit', 'format', 'reasonCode', 'from', 'to', 'via',
   'transition', 'decision', 'how', 'signal', 'choice', 'where', 'role',
+  // A checklist step's edges name other steps by id: structure (a forgetting must not cut the graph).
+  'after',
 ]);
 
 /**

@@ -12,6 +12,15 @@ export async function insertHold(tx: Tx, hold: { workspaceId: string; taskId: st
   });
 }
 
+/**
+ * An order not placed: the reused result's price recorded as REUSE on the job that made it, so the
+ * ledger shows what reuse saved. Not spending (committed sums ignore it). (job, REUSE) is unique:
+ * a result reused again later in the same task is counted once.
+ */
+export async function insertReuse(tx: Tx, r: { workspaceId: string; taskId: string; jobId: string; amountCents: number; reason: string }): Promise<void> {
+  await tx.ledgerEntry.createMany({ data: [{ ...r, kind: 'REUSE' }], skipDuplicates: true });
+}
+
 /** The order's hold, or null for a free order (nothing was held, so nothing is settled). */
 export async function findHold(tx: Tx, jobId: string) {
   return tx.ledgerEntry.findUnique({ where: { jobId_kind: { jobId, kind: 'HOLD' } } });
@@ -51,5 +60,5 @@ export async function ledgerSummary(db: Db, where: { taskId?: string; workspaceI
   const held = sum('HOLD');
   const charged = sum('CHARGE');
   const released = sum('RELEASE');
-  return { heldCents: held, chargedCents: charged, releasedCents: released, outstandingCents: held - charged - released };
+  return { heldCents: held, chargedCents: charged, releasedCents: released, outstandingCents: held - charged - released, savedCents: sum('REUSE') };
 }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readChecklist } from '../../server/store/checklist/write-checklist.ts';
 import { assetIdForJob } from '../../server/store/objects/create-asset.ts';
 import { editDocument } from '../../server/services/objects/write-object.ts';
+import { resolveApproval } from '../../server/services/approvals/resolve-approval.ts';
 import type { Viewer } from '../../server/auth/viewer.ts';
 import { type CardPolicy, type ScenarioContext } from './harness.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -34,6 +35,8 @@ const owner = (ctx: ScenarioContext): Viewer => ({
   scopes: new Set(['READ', 'WRITE']),
   memberships: new Map([[ctx.t.a.workspaceId, 'OWNER']]),
 });
+/** The owner deciding a card in the studio: a person with the approve scope. */
+const deciding = (ctx: ScenarioContext): Viewer => ({ ...owner(ctx), scopes: new Set(['READ', 'WRITE', 'APPROVE']), principal: 'HUMAN' });
 
 // ---- paraphrase pools (none of them is used by test/offline-classes.test.ts) ----
 
@@ -46,6 +49,13 @@ export const POSTER_SERIES: readonly { text: string; posters: number }[] = [
   { text: 'Diseña dos carteles retro para una marca de café', posters: 2 },
   { text: '为一个咖啡品牌设计四张复古海报', posters: 4 },
   { text: 'コーヒーブランドのレトロなポスターを3枚作って', posters: 3 },
+];
+
+/** A short film with a character, and the change the person makes to the character sheet. */
+export const FILM_WITH_CHARACTER: readonly { text: string; change: string }[] = [
+  { text: 'a four-shot film about a lighthouse keeper', change: 'The keeper is an old woman in a red raincoat.' },
+  { text: 'make a four-shot film about a beekeeper at dawn', change: 'The beekeeper now wears a yellow hat and a blue jacket.' },
+  { text: 'a four-shot short film about a night-shift baker', change: 'The baker is a tall young man with flour on his glasses.' },
 ];
 
 /** A short video, and the change of direction the user sends mid-run (same language). */
@@ -163,13 +173,21 @@ export const SCENARIOS: Scenario[] = [
       const prisma = ctx.t.app.deps.prisma;
       // Let it run until the shots are being generated.
       await ctx.settle(task, person(), { expectCards: { PLAN: 1, CHECKPOINT: 1 }, until: async () => (await prisma.generationJob.count({ where: { taskId: task, kind: 'VIDEO' } })) >= 3 });
-      // A second writer: the person adds a note to the storyboard the task wrote.
+      // A second writer: the person adds a note to the storyboard the task wrote (the result of its step).
       const docs = await prisma.workspaceObject.findMany({ where: { workspaceId: ctx.t.a.workspaceId, kind: 'DOCUMENT', deletedAt: null } });
-      assert.equal(docs.length, 1, 'the task wrote its storyboard');
-      const current = await prisma.objectVersion.findFirstOrThrow({ where: { objectId: docs[0]!.id }, orderBy: { version: 'desc' } });
+      assert.equal(docs.length, 2, 'the task wrote its storyboard and its character sheet');
+      const planned = (await readChecklist(prisma, task))!;
+      const storyboardId = planned.items.find((i) => i.id === 'storyboard')!.artifacts[0]!.slice('object:'.length);
+      const current = await prisma.objectVersion.findFirstOrThrow({ where: { objectId: storyboardId }, orderBy: { version: 'desc' } });
       const markdown = (current.content as { markdown: string }).markdown;
       const firstLine = markdown.split('\n')[0]!;
-      await editDocument(ctx.t.app.deps, owner(ctx), { objectId: docs[0]!.id, edits: [{ find: firstLine, replace: `${firstLine}\n\n${req.note}` }] });
+      await editDocument(ctx.t.app.deps, owner(ctx), { objectId: storyboardId, edits: [{ find: firstLine, replace: `${firstLine}\n\n${req.note}` }] });
+      // Everything was made from the storyboard: a card asks before anything is made again. A note
+      // changes no shot, so the person keeps them; nothing is re-made by the note.
+      const impact = await prisma.approval.findFirstOrThrow({ where: { taskId: task, status: 'PENDING', kind: 'CHECKPOINT' } });
+      assert.equal((impact.action as { type?: string }).type, 'PLAN_IMPACT');
+      await resolveApproval(ctx.t.app.deps, deciding(ctx), { approvalId: impact.id, decision: 'REJECT', idempotencyKey: `keep-${impact.id}` });
+      assert.ok((await readChecklist(prisma, task))!.items.every((i) => i.status !== 'STALE'), 'kept: nothing stays stale');
       // Then a change of direction while the shots are generating.
       const changedAt = new Date();
       await ctx.signal(task, 'REVISE', req.change);
@@ -192,8 +210,9 @@ export const SCENARIOS: Scenario[] = [
       // One storyboard, read before it was written: it follows the new direction and keeps the
       // person's note (no fork, no lost edit).
       const after = await prisma.workspaceObject.findMany({ where: { workspaceId: ctx.t.a.workspaceId, kind: 'DOCUMENT', deletedAt: null } });
-      assert.equal(after.length, 1, 'still one storyboard');
-      const latest = await prisma.objectVersion.findFirstOrThrow({ where: { objectId: after[0]!.id }, orderBy: { version: 'desc' } });
+      assert.equal(after.length, 2, 'still one storyboard and one character sheet');
+      assert.deepEqual(c.items.find((i) => i.id === 'storyboard')!.artifacts, [`object:${storyboardId}`], 'the storyboard is its step\'s result again');
+      const latest = await prisma.objectVersion.findFirstOrThrow({ where: { objectId: storyboardId }, orderBy: { version: 'desc' } });
       const text = (latest.content as { markdown: string }).markdown;
       assert.ok(text.includes(req.change), 'the storyboard follows the new direction');
       assert.ok(text.includes(req.note), "the person's note is kept");
@@ -248,6 +267,61 @@ export const SCENARIOS: Scenario[] = [
       assert.equal(status, 'COMPLETED');
       const r = await checkSeries(ctx, task, req.posters, 'c1');
       return { prompt: req.text, resume: req.resume, pausedDays: 8, ...r };
+    },
+  },
+  {
+    name: 'four-shot film: the person changes the character after two shots',
+    async run(ctx) {
+      const prisma = ctx.t.app.deps.prisma;
+      const text = ctx.pick(FILM_WITH_CHARACTER);
+      const task = await ctx.say(text.text, 'new');
+      assert.ok(task);
+      // Until two shots are done (the shots are ordered side by side once the setting is made).
+      const shotsDone = async () => (await prisma.generationJob.count({ where: { taskId: task, kind: 'VIDEO', status: 'SUCCEEDED' } })) >= 2;
+      await ctx.settle(task, person(), { expectCards: { PLAN: 1, CHECKPOINT: 1 }, until: shotsDone });
+      const before = (await readChecklist(prisma, task))!;
+      const graphBefore = before.items.map((i) => `${i.id}[${i.status}]${i.after?.length ? `←${i.after.join('+')}` : ''}`).join(' ');
+      const sheetStep = before.items.find((i) => i.id === 'character-sheet');
+      assert.ok(sheetStep && sheetStep.artifacts[0]?.startsWith('object:'), `the character sheet is a document linked to its step: ${JSON.stringify(sheetStep)}`);
+      const sheetId = sheetStep.artifacts[0]!.slice('object:'.length);
+      // The same moment as a list: every step after the character sheet that has a result or an
+      // order is made again (what a linear plan does with the change), at the same prices.
+      const at = before.items.indexOf(sheetStep);
+      const made = (i: (typeof before.items)[number]) => i.artifacts.length > 0 || i.ordered > 0;
+      const linear = before.items.slice(at + 1).filter(made);
+      const linearCents = linear.reduce((n, i) => n + i.estimateCents, 0);
+      // The person edits the character sheet.
+      const changedAt = new Date();
+      const current = await prisma.objectVersion.findFirstOrThrow({ where: { objectId: sheetId }, orderBy: { version: 'desc' } });
+      const first = (current.content as { markdown: string }).markdown.split('\n')[0]!;
+      await editDocument(ctx.t.app.deps, owner(ctx), { objectId: sheetId, edits: [{ find: first, replace: `${first}\n\n${text.change}` }] });
+      const card = await prisma.approval.findFirstOrThrow({ where: { taskId: task, status: 'PENDING', kind: 'CHECKPOINT' }, orderBy: { createdAt: 'desc' } });
+      const staleIds = (card.action as { itemIds: string[] }).itemIds;
+      const usesCharacter = before.items.filter((i) => i.after?.includes('character-sheet') && made(i)).map((i) => i.id);
+      assert.deepEqual([...staleIds].sort(), [...usesCharacter].sort(), 'exactly the made steps that use the character are stale');
+      const status = await ctx.settle(task, person(), { expectCards: { PLAN: 1, CHECKPOINT: 2 } });
+      assert.equal(status, 'COMPLETED');
+      const after = await checklistDone(ctx, task);
+      const graphAfter = after.items.map((i) => `${i.id}[${i.status}${i.round ? ` r${i.round}` : ''}]`).join(' ');
+      const jobs = await prisma.generationJob.findMany({ where: { taskId: task } });
+      // A re-make is an order in a later round of its step than the round it was in at the change
+      // (a retry of a failed order, or a step's first order, stays in its round: not the change's cost).
+      const roundAt = new Map(before.items.map((i) => [i.id, i.round]));
+      const p = (j: (typeof jobs)[number]) => j.params as { checklistItemId?: string; checklistRound?: number };
+      const late = jobs.filter((j) => j.createdAt >= changedAt && (p(j).checklistRound ?? 0) > (roundAt.get(p(j).checklistItemId ?? '') ?? 0));
+      const remadeSteps = [...new Set(late.map((j) => p(j).checklistItemId))];
+      assert.deepEqual(remadeSteps.sort(), [...staleIds].sort(), 'after the change, only the stale steps were made again');
+      for (const id of staleIds) {
+        const orders = late.filter((j) => p(j).checklistItemId === id);
+        assert.equal(orders.filter((j) => j.status !== 'FAILED').length, 1, `${id} was made again once`);
+      }
+      // What the change was charged: a failed order holds money only until it fails (the ledger releases it).
+      const graphCents = late.filter((j) => j.status !== 'FAILED').reduce((n, j) => n + j.quoteCents, 0);
+      const shots = after.items.filter((i) => i.kind === 'VIDEO');
+      const reused = shots.filter((i) => !staleIds.includes(i.id) && made(before.items.find((b) => b.id === i.id)!)).length;
+      const ratio = linearCents ? graphCents / linearCents : 0;
+      assert.ok(ratio <= 0.6, `the change cost ${graphCents} cents against the linear plan's ${linearCents}: ${ratio.toFixed(2)} (target ≤ 0.60)`);
+      return { prompt: text.text, graphBefore, graphAfter, shotsRemade: staleIds.filter((id) => id.startsWith('shot-')).length, shotsKept: reused, changeCents: graphCents, linearCents, ratio: Number(ratio.toFixed(2)) };
     },
   },
   {

@@ -269,10 +269,12 @@ export function ApprovalCard({
                     ? 'Yes, do it'
                     : checkpointKind === 'ADJUST'
                       ? 'Send'
-                      : 'Continue'}
+                      : checkpointKind === 'IMPACT'
+                        ? `Make again for ${usd(approval.quoteCents)}`
+                        : 'Continue'}
           </button>
           <button type="button" className="btn secondary" disabled={!can || !!busy} onClick={() => void resolve('REJECT')}>
-            {busy === 'REJECT' ? 'Saving…' : approval.kind === 'IRREVERSIBLE' ? 'Keep it' : 'Decline'}
+            {busy === 'REJECT' ? 'Saving…' : approval.kind === 'IRREVERSIBLE' ? 'Keep it' : checkpointKind === 'IMPACT' ? 'Keep them as they are' : 'Decline'}
           </button>
         </div>
       )}

@@ -318,12 +318,18 @@ export function TaskPanel({ taskId }: { taskId: string }) {
                   style={depths.get(i.id) ? { marginInlineStart: `${Math.min(depths.get(i.id)!, 6) * 0.9}rem` } : undefined}
                 >
                   <span className="check" aria-hidden="true">
-                    {i.status === 'DONE' ? '✓' : i.status === 'IN_PROGRESS' ? '…' : i.status === 'SKIPPED' ? '–' : i.status === 'BLOCKED' ? '!' : '○'}
+                    {i.status === 'DONE' ? '✓' : i.status === 'IN_PROGRESS' ? '…' : i.status === 'SKIPPED' ? '–' : i.status === 'BLOCKED' ? '!' : i.status === 'STALE' ? '↻' : '○'}
                   </span>
                   <span>
                     {i.title}
                     {i.count > 1 ? ` (${i.artifacts?.length ?? 0}/${i.count})` : ''}
                     <span className="sr-only"> — {i.status.toLowerCase().replace('_', ' ')}</span>
+                    {i.status === 'STALE' ? (
+                      <span className="stale-mark" data-testid="stale-mark">
+                        {' '}
+                        · out of date{i.evidence ? `: ${i.evidence}` : ''}
+                      </span>
+                    ) : null}
                     {i.after?.length ? (
                       <span className="muted small uses" data-testid="checklist-uses">
                         {' '}

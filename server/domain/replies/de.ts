@@ -102,6 +102,12 @@ function step(s: OfflineStep): string {
       return 'Storyboard';
     case 'confirmStoryboard':
       return 'Storyboard bestätigen';
+    case 'character':
+      return 'Figurenblatt';
+    case 'setting':
+      return 'Schauplatz';
+    case 'finalCut':
+      return 'Endschnitt';
     case 'shot':
       return `Einstellung ${s.n}`;
     case 'referenceImage':
@@ -177,6 +183,10 @@ export const de: Texts = {
   skipped: (l) => `Übersprungen: ${l}`,
   noReason: 'ohne Begründung',
   planTitle: (steps, cents) => `Plan: ${steps} Schritte, geschätzt ${money(cents)}`,
+  impactTitle: (input, n, cents) => `„${input}“ wurde geändert: ${n} Ergebnis${n === 1 ? '' : 'se'} daraus für ${money(cents)} neu machen?`,
+  impactRemake: (step, input, cents) => `„${step}“ neu machen (${money(cents)}): entstand aus dem früheren „${input}“.`,
+  impactKeeps: (list) => `Bleibt, wie es ist: ${list}.`,
+  impactWaits: (list) => `Noch nicht gemacht, nimmt die neue Fassung: ${list}.`,
   changedPlanTitle: (steps, budget, spent) => `Geänderter Plan: ${steps} Schritte, Budget ${money(budget)} (${money(spent)} bereits ausgegeben)`,
   planReasonNew: 'Ein neuer Plan wird freigegeben, bevor die Arbeit beginnt.',
   planReasonAgain: 'Der Plan ist seit der Freigabe bei bezahlten Ergebnissen oder Kosten gewachsen.',
@@ -202,6 +212,9 @@ export const de: Texts = {
   stepReopened: (reason) => `wieder geöffnet: ${reason}`,
   stepDropped: (reason) => `aus dem Plan genommen: ${reason}`,
   earlierResults: (list) => `frühere Ergebnisse: ${list}`,
+  staleBecause: (input) => `entstand aus einem früheren „${input}“, das sich geändert hat`,
+  staleRemade: (input) => `neu gemacht: „${input}“ hat sich geändert`,
+  staleKept: 'behalten: eine Person wollte es nach der Änderung so lassen',
   personChose: (label, note) => `${label ? `gewählt: „${label}“` : 'bestätigt'}${note ? `: ${note}` : ''}`,
   deleteObjectTitle: (kind, name) => `${OBJECT[kind]} ${q(name)} löschen`,
   deleteObjectReason: 'Das Löschen eines Objekts lässt sich nicht rückgängig machen.',

@@ -114,6 +114,12 @@ function step(s: OfflineStep): string {
       return 'Storyboard';
     case 'confirmStoryboard':
       return 'Confirm the storyboard';
+    case 'character':
+      return 'Character sheet';
+    case 'setting':
+      return 'Setting';
+    case 'finalCut':
+      return 'Final cut';
     case 'shot':
       return `Shot ${s.n}`;
     case 'referenceImage':
@@ -191,6 +197,10 @@ export const en: Texts = {
   skipped: (l) => `Skipped: ${l}`,
   noReason: 'no reason',
   planTitle: (steps, cents) => `Plan: ${steps} steps, estimated ${money(cents)}`,
+  impactTitle: (input, n, cents) => `“${input}” changed: make ${n} result${n === 1 ? '' : 's'} made from it again for ${money(cents)}?`,
+  impactRemake: (step, input, cents) => `Make “${step}” again (${money(cents)}): it was made from the earlier “${input}”.`,
+  impactKeeps: (list) => `Stays as it is: ${list}.`,
+  impactWaits: (list) => `Not made yet, will use the new version: ${list}.`,
   changedPlanTitle: (steps, budget, spent) => `Changed plan: ${steps} steps, budget ${money(budget)} (${money(spent)} already spent)`,
   planReasonNew: 'A new plan is approved before work starts.',
   planReasonAgain: 'The plan grew in paid results or cost since it was approved.',
@@ -216,6 +226,9 @@ export const en: Texts = {
   stepReopened: (reason) => `re-opened: ${reason}`,
   stepDropped: (reason) => `dropped from the plan: ${reason}`,
   earlierResults: (list) => `earlier results: ${list}`,
+  staleBecause: (input) => `made from an earlier “${input}”, which has changed`,
+  staleRemade: (input) => `made again: “${input}” changed`,
+  staleKept: 'kept as it was: a person chose to keep it after the change',
   personChose: (label, note) => `${label ? `the user chose “${label}”` : 'the user confirmed'}${note ? `: ${note}` : ''}`,
   deleteObjectTitle: (kind, name) => `Delete ${OBJECT[kind]} ${q(name)}`,
   deleteObjectReason: 'Deleting an object cannot be undone by the user.',

@@ -102,6 +102,12 @@ function step(s: OfflineStep): string {
       return 'Guion gráfico';
     case 'confirmStoryboard':
       return 'Confirmar el guion gráfico';
+    case 'character':
+      return 'Ficha del personaje';
+    case 'setting':
+      return 'Escenario';
+    case 'finalCut':
+      return 'Montaje final';
     case 'shot':
       return `Toma ${s.n}`;
     case 'referenceImage':
@@ -177,6 +183,10 @@ export const es: Texts = {
   skipped: (l) => `Omitido: ${l}`,
   noReason: 'sin motivo',
   planTitle: (steps, cents) => `Plan: ${steps} pasos, estimado en ${money(cents)}`,
+  impactTitle: (input, n, cents) => `«${input}» ha cambiado: ¿rehacer ${n} resultado${n === 1 ? '' : 's'} hecho${n === 1 ? '' : 's'} a partir de ello por ${money(cents)}?`,
+  impactRemake: (step, input, cents) => `Rehacer «${step}» (${money(cents)}): se hizo con el «${input}» anterior.`,
+  impactKeeps: (list) => `Se queda como está: ${list}.`,
+  impactWaits: (list) => `Aún no hecho, usará la nueva versión: ${list}.`,
   changedPlanTitle: (steps, budget, spent) => `Plan modificado: ${steps} pasos, presupuesto ${money(budget)} (${money(spent)} ya gastados)`,
   planReasonNew: 'Un plan nuevo se aprueba antes de empezar el trabajo.',
   planReasonAgain: 'El plan ha crecido en resultados de pago o en coste desde que se aprobó.',
@@ -202,6 +212,9 @@ export const es: Texts = {
   stepReopened: (reason) => `reabierto: ${reason}`,
   stepDropped: (reason) => `quitado del plan: ${reason}`,
   earlierResults: (list) => `resultados anteriores: ${list}`,
+  staleBecause: (input) => `hecho a partir de un «${input}» anterior, que ha cambiado`,
+  staleRemade: (input) => `rehecho: «${input}» ha cambiado`,
+  staleKept: 'se queda como estaba: una persona decidió conservarlo tras el cambio',
   personChose: (label, note) => `${label ? `elegido: «${label}»` : 'confirmado'}${note ? `: ${note}` : ''}`,
   deleteObjectTitle: (kind, name) => `Eliminar ${OBJECT[kind]} ${q(name)}`,
   deleteObjectReason: 'Eliminar un objeto no se puede deshacer.',

@@ -102,6 +102,12 @@ function step(s: OfflineStep): string {
       return 'Storyboard';
     case 'confirmStoryboard':
       return 'Valider le storyboard';
+    case 'character':
+      return 'Fiche personnage';
+    case 'setting':
+      return 'Décor';
+    case 'finalCut':
+      return 'Montage final';
     case 'shot':
       return `Plan ${s.n}`;
     case 'referenceImage':
@@ -177,6 +183,10 @@ export const fr: Texts = {
   skipped: (l) => `Ignoré : ${l}`,
   noReason: 'sans raison',
   planTitle: (steps, cents) => `Plan : ${steps} étapes, estimé à ${money(cents)}`,
+  impactTitle: (input, n, cents) => `« ${input} » a changé : refaire ${n} résultat${n === 1 ? '' : 's'} qui en découle${n === 1 ? '' : 'nt'} pour ${money(cents)} ?`,
+  impactRemake: (step, input, cents) => `Refaire « ${step} » (${money(cents)}) : fait à partir de l’ancien « ${input} ».`,
+  impactKeeps: (list) => `Reste tel quel : ${list}.`,
+  impactWaits: (list) => `Pas encore fait, utilisera la nouvelle version : ${list}.`,
   changedPlanTitle: (steps, budget, spent) => `Plan modifié : ${steps} étapes, budget ${money(budget)} (${money(spent)} déjà dépensés)`,
   planReasonNew: 'Un nouveau plan est approuvé avant que le travail commence.',
   planReasonAgain: "Le plan a grandi en résultats payants ou en coût depuis qu'il a été approuvé.",
@@ -202,6 +212,9 @@ export const fr: Texts = {
   stepReopened: (reason) => `rouvert : ${reason}`,
   stepDropped: (reason) => `retiré du plan : ${reason}`,
   earlierResults: (list) => `résultats précédents : ${list}`,
+  staleBecause: (input) => `fait à partir d’un ancien « ${input} », qui a changé`,
+  staleRemade: (input) => `refait : « ${input} » a changé`,
+  staleKept: 'gardé tel quel : une personne a choisi de le garder après le changement',
   personChose: (label, note) => `${label ? `choisi : « ${label} »` : 'confirmé'}${note ? ` : ${note}` : ''}`,
   deleteObjectTitle: (kind, name) => `Supprimer ${OBJECT[kind]} ${q(name)}`,
   deleteObjectReason: 'La suppression d’un objet est définitive.',

@@ -102,6 +102,12 @@ function step(s: OfflineStep): string {
       return '絵コンテ';
     case 'confirmStoryboard':
       return '絵コンテの確認';
+    case 'character':
+      return 'キャラクター設定';
+    case 'setting':
+      return '舞台';
+    case 'finalCut':
+      return '最終編集';
     case 'shot':
       return `カット ${s.n}`;
     case 'referenceImage':
@@ -176,6 +182,10 @@ export const ja: Texts = {
   skipped: (l) => `スキップ：${l}`,
   noReason: '理由なし',
   planTitle: (steps, cents) => `計画：${steps} ステップ、見積もり ${money(cents)}`,
+  impactTitle: (input, n, cents) => `「${input}」が変更されました：それを元にした ${n} 件の結果を ${money(cents)} で作り直しますか？`,
+  impactRemake: (step, input, cents) => `「${step}」を作り直す（${money(cents)}）：以前の「${input}」から作られました。`,
+  impactKeeps: (list) => `そのまま：${list}。`,
+  impactWaits: (list) => `まだ作っていないもの（新しい版を使います）：${list}。`,
   changedPlanTitle: (steps, budget, spent) => `計画の変更：${steps} ステップ、予算 ${money(budget)}（使用済み ${money(spent)}）`,
   planReasonNew: '新しい計画は作業を始める前に承認が必要です。',
   planReasonAgain: '承認後に、有料の成果物または費用が増えました。',
@@ -201,6 +211,9 @@ export const ja: Texts = {
   stepReopened: (reason) => `やり直し：${reason}`,
   stepDropped: (reason) => `計画から外しました：${reason}`,
   earlierResults: (list) => `以前の結果：${list}`,
+  staleBecause: (input) => `以前の「${input}」から作られ、それが変更されました`,
+  staleRemade: (input) => `作り直し：「${input}」が変更されました`,
+  staleKept: 'そのまま：変更の後も残すことが選ばれました',
   personChose: (label, note) => `${label ? `選択：「${label}」` : '確認済み'}${note ? `：${note}` : ''}`,
   deleteObjectTitle: (kind, name) => `${OBJECT[kind]}${q(name)}を削除`,
   deleteObjectReason: 'オブジェクトの削除は元に戻せません。',

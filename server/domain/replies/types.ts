@@ -46,6 +46,9 @@ export type OfflineStep =
   | { step: 'image'; n: number | null }
   | { step: 'storyboard' }
   | { step: 'confirmStoryboard' }
+  | { step: 'character' }
+  | { step: 'setting' }
+  | { step: 'finalCut' }
   | { step: 'shot'; n: number }
   | { step: 'referenceImage' }
   | { step: 'videoFromImage' }
@@ -136,6 +139,11 @@ export interface Texts {
   skipped(list: string): string;
   noReason: string;
   planTitle(steps: number, cents: number): string;
+  /** The impact card when an input of finished steps changed (a person edited the character sheet). */
+  impactTitle(input: string, results: number, cents: number): string;
+  impactRemake(step: string, input: string, cents: number): string;
+  impactKeeps(list: string): string;
+  impactWaits(list: string): string;
   changedPlanTitle(steps: number, budgetCents: number, spentCents: number): string;
   planReasonNew: string;
   planReasonAgain: string;
@@ -154,6 +162,10 @@ export interface Texts {
   stepDropped(reason: string): string;
   /** Evidence of a re-opened step naming its earlier results; of a checkpoint step the person answered. */
   earlierResults(list: string): string;
+  /** A step's evidence when an input it was made from changed, and after the person's answer. */
+  staleBecause(input: string): string;
+  staleRemade(input: string): string;
+  staleKept: string;
   personChose(label: string | null, note: string | null): string;
 
   // Irreversible actions a person asks for (deleting, forgetting): their cards.

@@ -101,6 +101,12 @@ function step(s: OfflineStep): string {
       return '分镜';
     case 'confirmStoryboard':
       return '确认分镜';
+    case 'character':
+      return '角色设定';
+    case 'setting':
+      return '场景';
+    case 'finalCut':
+      return '成片剪辑';
     case 'shot':
       return `镜头 ${s.n}`;
     case 'referenceImage':
@@ -175,6 +181,10 @@ export const zh: Texts = {
   skipped: (l) => `已跳过：${l}`,
   noReason: '无原因',
   planTitle: (steps, cents) => `计划：${steps} 步，预计 ${money(cents)}`,
+  impactTitle: (input, n, cents) => `“${input}”已更改：以 ${money(cents)} 重新制作由它生成的 ${n} 个结果？`,
+  impactRemake: (step, input, cents) => `重新制作“${step}”（${money(cents)}）：它基于之前的“${input}”。`,
+  impactKeeps: (list) => `保持不变：${list}。`,
+  impactWaits: (list) => `尚未制作，将使用新版本：${list}。`,
   changedPlanTitle: (steps, budget, spent) => `计划已更改：${steps} 步，预算 ${money(budget)}（已花费 ${money(spent)}）`,
   planReasonNew: '新计划需要先批准才开始工作。',
   planReasonAgain: '自批准以来，计划的付费结果或费用增加了。',
@@ -200,6 +210,9 @@ export const zh: Texts = {
   stepReopened: (reason) => `已重新打开：${reason}`,
   stepDropped: (reason) => `已从计划中移除：${reason}`,
   earlierResults: (list) => `之前的结果：${list}`,
+  staleBecause: (input) => `基于之前的“${input}”制作，而它已更改`,
+  staleRemade: (input) => `已重新制作：“${input}”已更改`,
+  staleKept: '保持原样：有人选择在更改后保留它',
   personChose: (label, note) => `${label ? `已选择：“${label}”` : '已确认'}${note ? `：${note}` : ''}`,
   deleteObjectTitle: (kind, name) => `删除${OBJECT[kind]}${q(name)}`,
   deleteObjectReason: '删除对象后无法撤销。',

@@ -7,6 +7,7 @@ const described: Record<(typeof ITEM_STATUSES)[number], string> = {
   DONE: 'Finished; evidence says why it counts as done.',
   SKIPPED: 'Left out (dropped from the plan, or not needed); evidence says why.',
   BLOCKED: 'Cannot go on without something; evidence says what.',
+  STALE: 'Its results were made from an input that has changed since; a card asks the person whether to re-make them (evidence names the input). Neither open nor finished: nothing downstream runs on it meanwhile.',
 };
 
 export const ChecklistItemStatusEnum = builder.enumType('ChecklistItemStatus', {

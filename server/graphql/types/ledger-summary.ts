@@ -8,5 +8,6 @@ builder.objectType(LedgerSummaryRef, {
     chargedCents: t.exposeInt('chargedCents', { description: 'Charged for results delivered.' }),
     releasedCents: t.exposeInt('releasedCents', { description: 'Released for orders that failed or were cancelled.' }),
     outstandingCents: t.exposeInt('outstandingCents', { description: 'Still on hold: orders not charged or released yet.' }),
+    savedCents: t.exposeInt('savedCents', { description: 'Not spent: the price of orders not placed because a step reused an earlier result with the same inputs (prompt, reference, source versions).' }),
   }),
 });

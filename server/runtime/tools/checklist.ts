@@ -8,7 +8,7 @@ import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { requestApproval } from '../../store/approvals/request-approval.ts';
 import { readChecklistVersion, writeChecklist } from '../../store/checklist/write-checklist.ts';
 import type { Capabilities } from '../capabilities.ts';
-import { estimateCents, ITEM_STATUSES, mergePlan, patchItem, remainingCents, scopeGrew } from '../../domain/checklist.ts';
+import { estimateCents, SETTABLE_STATUSES, mergePlan, patchItem, remainingCents, scopeGrew } from '../../domain/checklist.ts';
 import { committedCents } from '../../store/approvals/paid-action-gate.ts';
 import { readPlanApproval, readTaskBrief } from '../../store/journal/tasks.ts';
 import { textsFor } from '../../domain/replies/texts.ts';
@@ -115,13 +115,15 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
     name: 'update_checklist',
     domain: 'core',
     description:
-      'Update one checklist step: status (TODO, IN_PROGRESS, DONE, SKIPPED, BLOCKED) with evidence. Generation steps become DONE by themselves when their results arrive; ' +
+      'Update one checklist step: status (TODO, IN_PROGRESS, DONE, SKIPPED, BLOCKED) with evidence, and objectIds: the objects it produced (a document it wrote). Generation steps become DONE by themselves when their results arrive; ' +
       'SKIPPED and BLOCKED need a reason.',
     input: z.object({
       itemId: z.string().min(1).max(40),
-      status: z.enum(ITEM_STATUSES).optional(),
+      status: z.enum(SETTABLE_STATUSES).optional(),
       evidence: z.string().max(2000).optional(),
       title: z.string().min(1).max(300).optional(),
+      /** Workspace objects this step produced (a document it wrote or updated): linked as its results. */
+      objectIds: z.array(z.string().uuid()).max(20).optional(),
     }),
     output: z.object({ version: z.number(), item: z.record(z.string(), z.unknown()) }),
     safety: 'IDEMPOTENT',
@@ -135,7 +137,7 @@ export function checklistTools(caps: Capabilities): ToolDef[] {
             throw new Error(`Step "${item.id}" needs ${item.count} result(s) before it is done; ${item.artifacts.length} linked. Generate them (with checklistItemId) or mark it SKIPPED with a reason.`);
           }
           if ((input.status === 'SKIPPED' || input.status === 'BLOCKED') && !input.evidence) throw new Error(`${input.status} needs a reason in evidence`);
-          return patchItem(items, input.itemId, { status: input.status, evidence: input.evidence, title: input.title }, t);
+          return patchItem(items, input.itemId, { status: input.status, evidence: input.evidence, title: input.title, ...(input.objectIds?.length ? { artifacts: input.objectIds.map((id) => `object:${id}`) } : {}) }, t);
         });
         return { version: checklist.version, item: checklist.items.find((i) => i.id === input.itemId)! };
       });

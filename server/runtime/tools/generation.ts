@@ -10,9 +10,11 @@ import { AwaitingApproval, BudgetExceeded } from '../errors.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { readChecklist, writeChecklist } from '../../store/checklist/write-checklist.ts';
 import { readJobStatus } from '../../store/generation-jobs.ts';
-import { startStep } from '../../domain/checklist.ts';
+import { linkArtifact, startStep } from '../../domain/checklist.ts';
 import { unfinishedInputs } from '../../domain/production-graph.ts';
-import { resolveSources } from '../../store/objects/derivations.ts';
+import { objectIdOfRef, resolveSources } from '../../store/objects/derivations.ts';
+import { findReusableResult } from '../../store/generation-reuse.ts';
+import { insertReuse } from '../../store/ledger-holds.ts';
 import { textsFor } from '../../domain/replies/texts.ts';
 import { readTaskBrief } from '../../store/journal/tasks.ts';
 import { defineTool, type ToolDef } from './types.ts';
@@ -55,6 +57,24 @@ function generationTool(deps: JobDeps, kind: GenerationKind, name: string, what:
       // the steps this step comes after (recorded on the result as its derivations).
       const upstream = step ? (step.after ?? []).flatMap((a) => plan!.items.find((i) => i.id === a)?.artifacts ?? []) : [];
       const sources = await resolveSources(ctx.uow.prisma, ctx.workspaceId, [...(input.referenceId ? [input.referenceId] : []), ...upstream]);
+      // Incremental production: a step whose inputs are exactly those of an earlier result reuses
+      // it — no order, no hold, no charge; the ledger records the saving. Linked in one
+      // transaction with the saving and the event, keyed by the call (a replay changes nothing).
+      if (step) {
+        const linked = new Set(plan!.items.flatMap((i) => i.artifacts.map(objectIdOfRef)).filter((x): x is string => x !== null));
+        const earlier = await findReusableResult(ctx.uow.prisma, { workspaceId: ctx.workspaceId, taskId: ctx.taskId, kind, provider: deps.provider.name, prompt: input.prompt, referenceId: input.referenceId, sources, linked });
+        if (earlier) {
+          await transactWithEvents(ctx.uow, async (tx, emit) => {
+            const { written } = await writeChecklist(tx, emit, { taskId: ctx.taskId, actor: { kind: 'SYSTEM' }, reason: `reused a result for ${step.id}`, callKey: `${ctx.idempotencyKey}:reuse` }, (items) =>
+              linkArtifact(items, step.id, `object:${earlier.objectId}`, `reused job:${earlier.jobId}: its inputs are unchanged`, step.round),
+            );
+            if (!written) return;
+            await insertReuse(tx, { workspaceId: ctx.workspaceId, taskId: ctx.taskId, jobId: earlier.jobId, amountCents: earlier.quoteCents, reason: `reused for ${step.id}` });
+            emit(ctx.taskId, { type: 'RESULT_REUSED', actor: { kind: 'SYSTEM' }, payload: { jobId: earlier.jobId, objectId: earlier.objectId, quoteCents: earlier.quoteCents } });
+          });
+          return { jobId: earlier.jobId, status: 'SUCCEEDED', note: `Reused the earlier result object:${earlier.objectId} (same prompt, reference and sources); nothing was ordered.` };
+        }
+      }
       // The card speaks the task's language.
       const { language } = await readTaskBrief(ctx.uow.prisma, ctx.taskId);
       // Set by the gate inside the order's transaction: the settings row it locked and the quote.

@@ -12,6 +12,7 @@ import { FlowEdge, FlowNode, FlowOp } from '../../domain/object-content.ts';
 import { createObjectOp, editDocumentOp, editFlowOp, readObjectOp, updateObjectOp } from '../../store/objects/operations.ts';
 import type { ObjectActor, WriteResult } from '../../store/objects/store.ts';
 import { defineTool, type ToolContext, type ToolDef } from './types.ts';
+import { linkDocumentToStep } from '../../store/checklist/link-document.ts';
 
 const Result = z.looseObject({ ok: z.boolean() });
 type Result = z.input<typeof Result>;
@@ -92,14 +93,19 @@ export const readObject = defineTool({
 export const createDocument = defineTool({
   name: 'create_document',
   domain: 'documents',
-  description: 'Create a Markdown document (storyboard, brief, script) in the shared workspace. Returns its id and version 1.',
-  input: z.object({ name: z.string().min(1).max(200), markdown: z.string().max(200_000) }),
+  description:
+    'Create a Markdown document (storyboard, brief, script, character sheet) in the shared workspace. Returns its id and version 1. ' +
+    'With checklistItemId, the document is that step\'s result: steps after it are made from it, and a person\'s later edit of it marks them stale.',
+  input: z.object({ name: z.string().min(1).max(200), markdown: z.string().max(200_000), checklistItemId: z.string().min(1).max(40).optional() }),
   output: Result,
   safety: 'IDEMPOTENT',
   run: (input, ctx) =>
-    write(ctx, (tx, emit) =>
-      createObjectOp(tx, emit, { workspaceId: ctx.workspaceId, kind: 'DOCUMENT', name: input.name, content: { markdown: input.markdown }, actor: agent(ctx), idempotencyKey: ctx.idempotencyKey }),
-    ),
+    write(ctx, async (tx, emit) => {
+      const created = await createObjectOp(tx, emit, { workspaceId: ctx.workspaceId, kind: 'DOCUMENT', name: input.name, content: { markdown: input.markdown }, actor: agent(ctx), idempotencyKey: ctx.idempotencyKey });
+      // In the same transaction: the document and the step it is the result of commit together.
+      if (input.checklistItemId && !created.replayed) await linkDocumentToStep(tx, emit, ctx.taskId, input.checklistItemId, created.object.id);
+      return created;
+    }),
 });
 
 export const createFlow = defineTool({

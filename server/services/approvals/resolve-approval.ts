@@ -19,6 +19,7 @@ import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts
 import { parseInput } from '../validate.ts';
 import { checkIdempotencyKey, claimOf, recordIdempotencyKey } from '../../store/idempotency.ts';
 import { approvedActionHandlers } from './actions.ts';
+import { IMPACT_ACTION, settleImpact, type ImpactAction } from '../checklist/propagate-change.ts';
 
 export const ResolveApprovalInput = z.object({
   approvalId: z.string().uuid(),
@@ -94,6 +95,16 @@ async function resolveApprovalUntraced(deps: Deps, viewer: Viewer, raw: z.input<
       const version = Number((approval.action as { version?: unknown }).version ?? 0) || null;
       await tx.task.update({ where: { id: approval.taskId }, data: { approvedBudgetCents: approval.quoteCents ?? 0, planApprovedVersion: version } });
     }
+    // The impact card of a change: re-make the stale steps or keep them, with the decision.
+    const impact = (approval.action as { type?: string }).type === IMPACT_ACTION && approval.taskId ? (approval.action as ImpactAction) : null;
+    if (impact && approval.taskId) {
+      outcome = { ...(await settleImpact(tx, emit, approval.taskId, impact, status === 'APPROVED', viewer.userId)) };
+      // The card quoted the re-make: agreeing to it approves that much more budget, so its orders
+      // need no second card.
+      if (status === 'APPROVED' && approval.quoteCents) {
+        await tx.task.updateMany({ where: { id: approval.taskId, approvedBudgetCents: { not: null } }, data: { approvedBudgetCents: { increment: approval.quoteCents } } });
+      }
+    }
     const updated = await tx.approval.update({
       where: { id: approval.id },
       data: {
@@ -112,7 +123,7 @@ async function resolveApprovalUntraced(deps: Deps, viewer: Viewer, raw: z.input<
         actor: { kind: 'USER', id: viewer.userId },
         payload: { approvalId: approval.id, kind: approval.kind, status, note: input.note ?? null, choice: input.choice ?? null, ...(outcome ? { outcome } : {}) },
       });
-      if (approval.kind === 'CHECKPOINT' && !(approval.action as { toolCallId?: unknown }).toolCallId) {
+      if (approval.kind === 'CHECKPOINT' && !impact && !(approval.action as { toolCallId?: unknown }).toolCallId) {
         // A card the runtime added (the model only asked in prose): the answer reaches the next
         // step through the inbox, like a message.
         const chosen = options.find((o) => o.id === input.choice);

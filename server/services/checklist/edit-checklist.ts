@@ -24,7 +24,10 @@ export const EditChecklistInput = z.object({
         title: z.string().trim().min(1).max(300),
         kind: z.string().trim().min(1).max(40).optional(),
         count: z.number().int().min(1).max(12).optional(),
-        status: z.enum(ITEM_STATUSES).optional(),
+        status: z
+          .enum(ITEM_STATUSES)
+          .refine((v) => v !== 'STALE', { message: 'STALE comes from a change, not by hand: set TODO to make the step again, or DONE to keep its results' })
+          .optional(),
         after: z.array(z.string().trim().min(1).max(40)).max(30).optional(),
       }),
     )

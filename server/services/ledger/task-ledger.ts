@@ -4,6 +4,6 @@ import type { Viewer } from '../../auth/viewer.ts';
 import { ledgerSummary } from '../../generation/jobs.ts';
 import type { Deps } from '../deps.ts';
 
-export type LedgerSummary = { heldCents: number; chargedCents: number; releasedCents: number; outstandingCents: number };
+export type LedgerSummary = { heldCents: number; chargedCents: number; releasedCents: number; outstandingCents: number; savedCents: number };
 
 export const taskLedger = (deps: Deps, _viewer: Viewer, taskId: string): Promise<LedgerSummary> => ledgerSummary(deps.prisma, { taskId });

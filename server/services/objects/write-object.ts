@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
+import { propagateObjectChange } from '../checklist/propagate-change.ts';
 import type { Deps } from '../deps.ts';
 import { notFound } from '../../errors.ts';
 import { parseInput } from '../validate.ts';
@@ -82,7 +83,10 @@ export async function updateObject(deps: Deps, viewer: Viewer, raw: z.input<type
   const k = await keyed(deps, viewer, workspaceId, 'updateObject', input);
   const { value } = await transactWithEvents(deps, async (tx, emit) => {
     await k.record(tx);
-    return updateObjectOp(tx, emit, { ...k.input, workspaceId, actor: userActor(viewer) });
+    const written = await updateObjectOp(tx, emit, { ...k.input, workspaceId, actor: userActor(viewer) });
+    // What live tasks made from it is now stale: marked, with the impact card, in this transaction.
+    if (!written.replayed) await propagateObjectChange(tx, emit, { workspaceId, objectId: written.object.id, version: written.version, userId: viewer.userId });
+    return written;
   });
   return value;
 }
@@ -100,7 +104,10 @@ export async function editDocument(deps: Deps, viewer: Viewer, raw: z.input<type
   const k = await keyed(deps, viewer, workspaceId, 'editDocument', input);
   const { value } = await transactWithEvents(deps, async (tx, emit) => {
     await k.record(tx);
-    return editDocumentOp(tx, emit, { ...k.input, workspaceId, actor: userActor(viewer) });
+    const written = await editDocumentOp(tx, emit, { ...k.input, workspaceId, actor: userActor(viewer) });
+    // What live tasks made from it is now stale: marked, with the impact card, in this transaction.
+    if (!written.replayed) await propagateObjectChange(tx, emit, { workspaceId, objectId: written.object.id, version: written.version, userId: viewer.userId });
+    return written;
   });
   return value;
 }
@@ -118,7 +125,10 @@ export async function editFlow(deps: Deps, viewer: Viewer, raw: z.input<typeof E
   const k = await keyed(deps, viewer, workspaceId, 'editFlow', input);
   const { value } = await transactWithEvents(deps, async (tx, emit) => {
     await k.record(tx);
-    return editFlowOp(tx, emit, { ...k.input, workspaceId, actor: userActor(viewer) });
+    const written = await editFlowOp(tx, emit, { ...k.input, workspaceId, actor: userActor(viewer) });
+    // What live tasks made from it is now stale: marked, with the impact card, in this transaction.
+    if (!written.replayed) await propagateObjectChange(tx, emit, { workspaceId, objectId: written.object.id, version: written.version, userId: viewer.userId });
+    return written;
   });
   return value;
 }

@@ -15,7 +15,8 @@ import { cjkCount, latinCount } from './counts.ts';
 import { CJK_RE, findCues, normalizeRequest, tokenAt, tokens, type Cue, type Token } from './cues.ts';
 import { ANIMATE, CJK_ANIMATE, CJK_FROM, CJK_INTO, DETERMINER, FROM, INTO, INTO_WEAK, TOPIC, TRANSFORM } from './vocabulary.ts';
 
-export type Plan = { kind: string; items: { title: string; kind: string; count?: number }[]; subject: string };
+/** A plan's steps; `after` names (by English title) the steps whose results a step uses: the plan is a graph. */
+export type Plan = { kind: string; items: { title: string; kind: string; count?: number; after?: string[] }[]; subject: string };
 
 function headOf(cues: Cue[], toks: Token[], cjk: boolean, headFirst: boolean): Cue | null {
   const nouns = cues.filter((c) => c.role === 'noun' || c.role === 'storyboard');
@@ -102,7 +103,7 @@ export function classify(request: string): Plan | null {
   const headFirst = ['fr', 'es', 'it', 'pt'].includes(lang);
 
   if (imageToVideo(t, cues, toks, cjk)) {
-    return { kind: 'image-to-video', subject, items: [{ title: 'Reference image', kind: 'IMAGE' }, { title: 'Video from the image', kind: 'VIDEO' }] };
+    return { kind: 'image-to-video', subject, items: [{ title: 'Reference image', kind: 'IMAGE' }, { title: 'Video from the image', kind: 'VIDEO', after: ['Reference image'] }] };
   }
   const head = headOf(cues.filter((c) => c.cls), toks, cjk, headFirst);
   if (!head) return null;
@@ -123,8 +124,9 @@ export function classify(request: string): Plan | null {
         subject,
         items: [
           { title: 'Look candidates', kind: 'IMAGE', count: 3 },
-          { title: 'Pick a direction', kind: 'CHECKPOINT' },
-          ...Array.from({ length: n }, (_, i) => ({ title: `${noun} ${i + 1}`, kind: 'IMAGE' })),
+          { title: 'Pick a direction', kind: 'CHECKPOINT', after: ['Look candidates'] },
+          // The series in the picked look: every poster needs the pick only, so they are made side by side.
+          ...Array.from({ length: n }, (_, i) => ({ title: `${noun} ${i + 1}`, kind: 'IMAGE', after: ['Pick a direction'] })),
         ],
       };
     }
@@ -141,16 +143,26 @@ export function classify(request: string): Plan | null {
       return {
         kind: 'video',
         subject,
+        // storyboard → character + setting → shots → final cut. The opening and the closing shot show
+        // the setting only; the shots between show the character in it — so a change of the character
+        // re-makes the shots it appears in and nothing else.
         items: [
           { title: 'Storyboard', kind: 'DOCUMENT' },
-          { title: 'Confirm the storyboard', kind: 'CHECKPOINT' },
-          ...Array.from({ length: shots }, (_, i) => ({ title: `Shot ${i + 1}`, kind: 'VIDEO' })),
+          { title: 'Confirm the storyboard', kind: 'CHECKPOINT', after: ['Storyboard'] },
+          { title: 'Character sheet', kind: 'DOCUMENT', after: ['Confirm the storyboard'] },
+          { title: 'Setting', kind: 'IMAGE', after: ['Confirm the storyboard'] },
+          ...Array.from({ length: shots }, (_, i) => ({
+            title: `Shot ${i + 1}`,
+            kind: 'VIDEO',
+            after: shots > 2 && (i === 0 || i === shots - 1) ? ['Setting'] : ['Character sheet', 'Setting'],
+          })),
+          { title: 'Final cut', kind: 'OTHER', after: Array.from({ length: shots }, (_, i) => `Shot ${i + 1}`) },
         ],
       };
     }
     case 'document': {
       if (head.role === 'storyboard' || cues.some((c) => c.role === 'storyboard')) {
-        return { kind: 'storyboard', subject, items: [{ title: 'Storyboard', kind: 'DOCUMENT' }, { title: 'Confirm the storyboard', kind: 'CHECKPOINT' }] };
+        return { kind: 'storyboard', subject, items: [{ title: 'Storyboard', kind: 'DOCUMENT' }, { title: 'Confirm the storyboard', kind: 'CHECKPOINT', after: ['Storyboard'] }] };
       }
       const brief = /brief|简报|ブリーフ|企画書/u.test(t);
       return { kind: 'document', subject, items: [{ title: brief ? 'Brief' : 'Text', kind: 'DOCUMENT' }] };

@@ -155,7 +155,23 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
       calls: [{ name: 'complete_task', args: { summary: `${say.offline.tag} ${say.offline.deliveredList(done.map((i) => `${i.title}${i.results.length ? ` (${i.results.join(', ')})` : ''}`).join('; '))}` } }],
     };
   }
-  const first = open[0]!;
+  // A plan with edges is a graph: what may run now is every open step whose inputs are finished,
+  // and the generation steps among them are ordered together (side by side, each through the
+  // approvals gate and the ledger). A list plan goes step by step, as it always did.
+  const graph = items.some((i) => i.after.length > 0);
+  const finishedIds = new Set(items.filter((i) => i.status === 'DONE' || i.status === 'SKIPPED').map((i) => i.id));
+  const ready = graph ? open.filter((i) => i.after.every((a) => finishedIds.has(a))) : open;
+  const missingOf = (i: Item) => Math.max(0, i.count - Math.max(i.results.length, i.ordered));
+  const readyToMake = ready.filter((i) => GENERATION.has(i.kind) && missingOf(i) > 0);
+  const nextOther = ready.find((i) => !GENERATION.has(i.kind));
+  if (graph && !readyToMake.length && !nextOther) {
+    // Every ready step is generating: the next results (or a person's answer) wake the task.
+    return { content: `${TAG} ${o.generating(ready.map((i) => i.title).join(', ') || open.map((i) => i.title).join(', '))}`, calls: [] };
+  }
+  // Writing (a character sheet) takes no time and shots use it: it goes before the orders; a
+  // person's checkpoint goes after them, so nobody's pause holds up work that is ready.
+  const writeFirst = graph && nextOther && nextOther.kind !== 'CHECKPOINT' ? nextOther : null;
+  const first = graph ? (writeFirst ?? readyToMake[0] ?? nextOther!) : open[0]!;
   const chosen = texts
     .filter((m) => m.type === 'tool')
     .map((m) => safeJson(m.text)?.result as { decision?: string; choice?: string | null; choiceLabel?: string | null } | undefined)
@@ -165,10 +181,10 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
   const style = chosen ? o.inTheLookOf(chosen) : '';
   const dir = direction ? ` — ${direction}` : earlier?.length && goal ? ` — ${goal}` : '';
 
-  if (GENERATION.has(first.kind)) {
+  if (GENERATION.has(first.kind) && !writeFirst) {
     // This step and the open generation steps right after it (no checkpoint between) go together.
-    const batch: Item[] = [];
-    for (const i of open.slice(open.indexOf(first))) {
+    const batch: Item[] = graph ? readyToMake : [];
+    for (const i of graph ? [] : open.slice(open.indexOf(first))) {
       // Same kind only: a step of another kind may build on this one (a video from the image).
       if (!GENERATION.has(i.kind) || i.needsUser || (batch.length && i.kind !== batch[0]!.kind)) break;
       if (batch.length && i.n !== batch.at(-1)!.n + 1) break;
@@ -182,7 +198,9 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
         const variant = i.count > 1 ? o.variant(i.results.length + k + 1, i.count) : '';
         // Consistency: a later generation starts from the pick of the latest earlier checkpoint (the
         // chosen candidate), else from the latest earlier result (e.g. the cat photo).
-        const before = [...items].reverse().filter((p) => p.n < i.n && p.results.length);
+        // In a graph, the step's own inputs (a shot: the setting's picture, not whatever came last).
+        const inputs = i.after.length ? items.filter((p) => i.after.includes(p.id) && p.results.length) : [];
+        const before = inputs.length ? inputs : [...items].reverse().filter((p) => p.n < i.n && p.results.length);
         // A next round's step starts from the earlier result it revises (or the earlier pick).
         const ref = (before.find((p) => p.kind === 'CHECKPOINT') ?? before.find((p) => GENERATION.has(p.kind)))?.results[0] ?? (earlier ? (earlierReference(earlier, i) ?? undefined) : undefined);
         calls.push({
@@ -216,11 +234,14 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
   }
   if (first.kind === 'DOCUMENT') {
     const done: FlowCall = { name: 'update_checklist', args: { itemId: first.id, status: 'DONE', evidence: `${o.writtenEvidence}` } };
-    const docId = writtenDocument(texts);
+    // The step's own document: its result, or (re-opened) the earlier result its evidence names;
+    // a plan with one document step may also find it in the conversation (older checklists).
+    const own = [...first.results, ...(first.evidence.match(/object:[0-9a-f-]{36}/gi) ?? [])].find((r) => r.startsWith('object:'))?.slice('object:'.length);
+    const docId = own ?? (items.filter((i) => i.kind === 'DOCUMENT').length === 1 ? writtenDocument(texts) : null);
     if (!docId || !toolNames.includes('read_object') || !toolNames.includes('edit_document')) {
       const text = documentText(first.title, subject, direction, documentKind(first), say);
       const write: FlowCall = toolNames.includes('create_document')
-        ? { name: 'create_document', args: { name: `${first.title} — ${subject}`.slice(0, 200), markdown: text } }
+        ? { name: 'create_document', args: { name: `${first.title} — ${subject}`.slice(0, 200), markdown: text, checklistItemId: first.id } }
         : { name: 'add_note', args: { text: text.slice(0, 2000) } };
       return { content: `${TAG} ${o.writing(first.title)}`, calls: [write, done] };
     }
@@ -228,7 +249,8 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     // before it is written, and only the direction line changed (others' edits are kept).
     const last = toolResults.at(-1)?.result as DocResult | undefined;
     if (last?.ok && last.objectId === docId && last.content === undefined) {
-      return { content: `${TAG} ${o.followsDirection(first.title)}`, calls: [{ ...done, args: { ...done.args, evidence: `${o.updatedEvidence}` } }] };
+      // The same document is the step's result again (re-opening set its results aside).
+      return { content: `${TAG} ${o.followsDirection(first.title)}`, calls: [{ ...done, args: { ...done.args, evidence: `${o.updatedEvidence}`, objectIds: [docId] } }] };
     }
     if (last?.ok && last.objectId === docId && typeof last.content?.markdown === 'string') {
       const markdown = last.content.markdown;

@@ -28,6 +28,9 @@ function stepOf(title: string): OfflineStep | null {
   if (title === 'Image') return { step: 'image', n: null };
   if (title === 'Storyboard') return { step: 'storyboard' };
   if (title === 'Confirm the storyboard') return { step: 'confirmStoryboard' };
+  if (title === 'Character sheet') return { step: 'character' };
+  if (title === 'Setting') return { step: 'setting' };
+  if (title === 'Final cut') return { step: 'finalCut' };
   if (/^Shot \d+$/.test(title)) return { step: 'shot', n: n(/(\d+)$/) };
   if (title === 'Reference image') return { step: 'referenceImage' };
   if (title === 'Video from the image') return { step: 'videoFromImage' };
@@ -48,14 +51,18 @@ export function localizedTitle(title: string, t: Texts): string {
  * A plan's steps with their titles in the task's language and the ids their English titles always
  * gave them (so re-plans, results and next rounds find the same steps).
  */
-export function localizedPlan<I extends { title: string; id?: string }>(items: readonly I[], t: Texts): (I & { id: string })[] {
+export function localizedPlan<I extends { title: string; id?: string; after?: string[] }>(items: readonly I[], t: Texts): (I & { id: string })[] {
   const taken = new Set<string>();
-  return items.map((i) => {
+  const ids = new Map<string, string>();
+  const out = items.map((i) => {
     const step = stepOf(i.title);
     const id = i.id ?? itemId(i.title, taken);
     taken.add(id);
+    ids.set(i.title, id);
     return { ...i, id, title: step ? t.offline.step(step) : i.title };
   });
+  // Edges name steps by their English titles: the ids, which are the same in every language.
+  return out.map((i) => (i.after ? { ...i, after: i.after.map((a) => ids.get(a) ?? a) } : i));
 }
 
 /** A step of look candidates (its id, from the English title, names it in every language). */
