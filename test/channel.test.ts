@@ -1,5 +1,6 @@
 // The durable channel: ordered, gap-free, duplicate-free streams that resume from a cursor, over
 // graphql-ws and SSE, while a producer keeps appending.
+import { sequenceEvents } from '../server/channel/sequencer.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { appendNow } from '../server/channel/unit-of-work.ts';
@@ -156,7 +157,9 @@ describe('workspaceEvents', () => {
     // The cursor alone identifies the workspace.
     const s2 = collect(c2, WorkspaceEventsSub, { after: s1.collector.items.at(-1)!.workspaceEvents.cursor });
     await producing;
-    const end = Number((await t.app.deps.prisma.workspace.findUniqueOrThrow({ where: { id: t.a.workspaceId } })).eventPosition);
+    // The head once every committed event has its position (the committing process sequences
+    // right after its commit, so the workspace row alone may still lag the last few).
+    const end = (await sequenceEvents(t.app.deps.prisma, [t.a.workspaceId])).get(t.a.workspaceId)!;
     await s2.collector.until(
       (xs) => xs.length > 0 && decodeCursor(xs.at(-1)!.workspaceEvents.cursor).position === end,
       30_000,

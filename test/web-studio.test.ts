@@ -9,7 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Viewer } from '../server/auth/viewer.ts';
 import { SimulatedProvider } from '../server/generation/simulated.ts';
+import { transactWithEvents } from '../server/channel/unit-of-work.ts';
+import { ChecklistItemSchema } from '../server/domain/checklist.ts';
+import { editDocument } from '../server/services/objects/write-object.ts';
+import { readChecklist, writeChecklist } from '../server/store/checklist/write-checklist.ts';
+import { createObjectOp } from '../server/store/objects/operations.ts';
 import { scriptedProvider } from '../server/runtime/models/provider.ts';
 import { posterModel } from './fixtures/poster-plugin.ts';
 import { fromGlobalId } from './helpers/ids.ts';
@@ -234,4 +240,45 @@ test('a plan with steps that use other steps reads as an indented list, at phone
   }
   await shot(page, '14-plan-graph-phone');
   await page.setViewportSize({ width: 1440, height: 900 });
+});
+
+test('a person edits the character sheet: the shot made from it is marked out of date, and the card says what re-making costs; one click makes it again', async () => {
+  // A paused film (no turn runs it) made as far as two shots; shot 2 shows the character.
+  const made = await prisma().task.create({ data: { workspaceId: w.a.workspaceId, createdById: w.a.ownerId, title: 'Lighthouse film', status: 'PAUSED', approvedBudgetCents: 200 } });
+  const doc = async (name: string) =>
+    (await transactWithEvents(w.app.deps, (tx, emit) => createObjectOp(tx, emit, { workspaceId: w.a.workspaceId, kind: 'DOCUMENT', name, content: { markdown: `# ${name}\nfirst draft\n` }, actor: { kind: 'AGENT', taskId: made.id }, idempotencyKey: `web-graph-${name}` }))).value.object.id;
+  const [sheet, setting, s1, s2] = [await doc('Character sheet'), await doc('Setting'), await doc('Shot 1'), await doc('Shot 2')];
+  await transactWithEvents(w.app.deps, (tx, emit) =>
+    writeChecklist(tx, emit, { taskId: made.id, actor: { kind: 'AGENT' }, reason: 'plan' }, () =>
+      [
+        { id: 'character-sheet', title: 'Character sheet', kind: 'DOCUMENT', status: 'DONE', artifacts: [`object:${sheet}`] },
+        { id: 'setting', title: 'Setting', kind: 'IMAGE', status: 'DONE', artifacts: [`object:${setting}`], estimateCents: 4 },
+        { id: 'shot-1', title: 'Shot 1', kind: 'VIDEO', status: 'DONE', artifacts: [`object:${s1}`], estimateCents: 40, after: ['setting'] },
+        { id: 'shot-2', title: 'Shot 2', kind: 'VIDEO', status: 'DONE', artifacts: [`object:${s2}`], estimateCents: 40, after: ['character-sheet', 'setting'] },
+      ].map((i) => ChecklistItemSchema.parse(i)),
+    ),
+  );
+  const viewer: Viewer = { userId: w.a.ownerId, credentialId: 'test', scopes: new Set(['READ', 'WRITE']), memberships: new Map([[w.a.workspaceId, 'OWNER']]) };
+  await editDocument(w.app.deps, viewer, { objectId: sheet, edits: [{ find: 'first draft', replace: 'an old woman in a red raincoat' }], idempotencyKey: 'web-graph-edit' });
+  const gid = Buffer.from(`Task:${made.id}`).toString('base64');
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${w.url}/?task=${encodeURIComponent(gid)}`);
+    const stale = page.locator('[data-testid=checklist-item][data-status=STALE]');
+    await stale.waitFor();
+    assert.match(await stale.innerText(), /Shot 2.*out of date.*Character sheet/s);
+    assert.equal(await page.locator('[data-testid=checklist-item][data-status=DONE]').count(), 3, 'the other steps stay as they are');
+    const card = page.locator('section.approval[data-status=PENDING]');
+    assert.match(await card.innerText(), /Character sheet.*changed/);
+    assert.match(await card.innerText(), /Stays as it is: .*Shot 1/);
+    await card.getByRole('button', { name: 'Keep them as they are' }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `no sideways scrolling at ${width}px (${overflow}px)`);
+  }
+  await shot(page, '15-impact-card-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.locator('section.approval[data-status=PENDING]').getByRole('button', { name: 'Make again for $0.40' }).click();
+  await eventually(async () => (await readChecklist(prisma(), made.id))!.items.find((i) => i.id === 'shot-2')!.status === 'TODO', 'shot 2 re-opened');
+  await page.locator('[data-testid=checklist-item][data-status=STALE]').waitFor({ state: 'detached' });
+  assert.equal((await prisma().task.findUniqueOrThrow({ where: { id: made.id } })).approvedBudgetCents, 240, 'the price approved with it');
 });

@@ -22,6 +22,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Role, SendMessageRequest, TaskState, type AgentCard, type Task as A2aTask } from '@a2a-js/sdk';
+import { A2A_STATE_WORD, a2aStatusText } from './states.ts';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { createDelegation, findDelegationOfCall, recordRemoteTask } from '../../store/a2a/delegations.ts';
@@ -39,23 +40,8 @@ const POLL_MS = 500;
 
 const FINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
 const stops = (s: TaskState | undefined) => s !== undefined && (FINAL.has(s) || s === TaskState.TASK_STATE_INPUT_REQUIRED || s === TaskState.TASK_STATE_AUTH_REQUIRED);
-const STATE_WORD: Record<number, string> = {
-  [TaskState.TASK_STATE_SUBMITTED]: 'submitted',
-  [TaskState.TASK_STATE_WORKING]: 'working',
-  [TaskState.TASK_STATE_COMPLETED]: 'completed',
-  [TaskState.TASK_STATE_FAILED]: 'failed',
-  [TaskState.TASK_STATE_CANCELED]: 'canceled',
-  [TaskState.TASK_STATE_INPUT_REQUIRED]: 'input-required',
-  [TaskState.TASK_STATE_REJECTED]: 'rejected',
-  [TaskState.TASK_STATE_AUTH_REQUIRED]: 'auth-required',
-};
 
-const textOf = (t: A2aTask): string =>
-  (t.status?.message?.parts ?? [])
-    .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
-    .filter(Boolean)
-    .join('\n')
-    .slice(0, 4000);
+const textOf = (t: A2aTask): string => a2aStatusText(t.status).slice(0, 4000);
 
 /** The remote task id recorded for this call (TOOL_TASK_STARTED with its journal key), or null. */
 async function recordedRemoteTask(ctx: ToolContext): Promise<string | null> {
@@ -248,7 +234,7 @@ export function delegationTools(deps: DelegationDeps): ToolDef[] {
           });
         }
         const ended = await follow(client, card, remoteId, ctx.signal);
-        const state = STATE_WORD[ended.status?.state ?? 0] ?? 'unknown';
+        const state = (ended.status ? A2A_STATE_WORD[ended.status.state] : undefined) ?? 'unknown';
         const text = textOf(ended);
         if (state === 'failed' || state === 'canceled' || state === 'rejected') throw new Error(`The remote agent "${agent.name}" ended the step ${state}${text ? `: ${text}` : ''}.`);
         return {

@@ -13,7 +13,8 @@
 //    task that waits on nothing else goes on; a paused one reads it when resumed; an ended one keeps
 //    it on its timeline only.
 import { timingSafeEqual } from 'node:crypto';
-import { StreamResponse, TaskState, type Task as A2aTask, type TaskStatus as A2aStatus } from '@a2a-js/sdk';
+import { StreamResponse, type Task as A2aTask } from '@a2a-js/sdk';
+import { A2A_STATE_WORD, a2aStatusText } from '../../runtime/a2a/states.ts';
 import { transactWithEvents } from '../../channel/unit-of-work.ts';
 import { isTerminal } from '../../domain/task-status.ts';
 import { callbackSecretHash } from '../../runtime/a2a/delegate.ts';
@@ -27,24 +28,9 @@ export type CallbackOutcome = { status: 204 | 400 | 401 | 404; message?: string 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const WORD: Partial<Record<TaskState, string>> = {
-  [TaskState.TASK_STATE_SUBMITTED]: 'submitted',
-  [TaskState.TASK_STATE_WORKING]: 'working',
-  [TaskState.TASK_STATE_COMPLETED]: 'completed',
-  [TaskState.TASK_STATE_FAILED]: 'failed',
-  [TaskState.TASK_STATE_CANCELED]: 'canceled',
-  [TaskState.TASK_STATE_REJECTED]: 'rejected',
-  [TaskState.TASK_STATE_INPUT_REQUIRED]: 'input-required',
-  [TaskState.TASK_STATE_AUTH_REQUIRED]: 'auth-required',
-};
 /** The states that end the wait: the remote task ended, or it needs the agent's input. */
 const ANSWERS = new Set(['completed', 'failed', 'canceled', 'rejected', 'input-required', 'auth-required']);
 
-const textOf = (status: A2aStatus | undefined): string =>
-  (status?.message?.parts ?? [])
-    .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
-    .filter(Boolean)
-    .join('\n');
 
 const artifactLines = (task: A2aTask | null): string[] =>
   (task?.artifacts ?? []).flatMap((a) => a.parts.map((p) => `${a.name || p.filename || a.artifactId}${p.content?.$case === 'url' ? `: ${p.content.value}` : ''}`));
@@ -72,14 +58,14 @@ export async function receiveDelegationAnswer(deps: Pick<Deps, 'prisma' | 'notif
   const status = p?.$case === 'task' ? p.value.status : p?.$case === 'statusUpdate' ? p.value.status : undefined;
   const remoteId = p?.$case === 'task' ? p.value.id : p?.$case === 'statusUpdate' || p?.$case === 'artifactUpdate' ? p.value.taskId : '';
   if (row.remoteTaskId && remoteId && remoteId !== row.remoteTaskId) return { status: 400, message: 'The update is for another remote task' };
-  const state = status ? WORD[status.state] : undefined;
+  const state = status ? A2A_STATE_WORD[status.state] : undefined;
   if (!state) return { status: 204 }; // an artifact or message alone: the final update carries the outcome
   if (!ANSWERS.has(state)) {
     await recordState(deps.prisma, row.workspaceId, row.id, state);
     return { status: 204 };
   }
 
-  const words = [textOf(status), ...artifactLines(task)].filter(Boolean).join('\n').slice(0, 8000);
+  const words = [a2aStatusText(status), ...artifactLines(task)].filter(Boolean).join('\n').slice(0, 8000);
   await transactWithEvents({ prisma: deps.prisma, notifier: deps.notifier }, async (tx, emit) => {
     const current = await lockTask(tx, row.taskId);
     if (!current) return;
