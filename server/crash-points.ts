@@ -1,5 +1,5 @@
-// Crash points: a test facility for proving recovery. With ATELIER_CRASH_AT=<name> (a comma list is
-// allowed), the process SIGKILLs itself the first time it reaches that point — no cleanup, no
+// Crash points: a test facility for proving recovery. With ATELIER_CRASH_AT=<name>[@N] (a comma list
+// is allowed), the process SIGKILLs itself the first (N-th) time it reaches that point — no cleanup, no
 // flushing, exactly like a machine that loses power there. A process started without the variable
 // never crashes, so the replacement that takes over runs normally. Unset in production: a no-op.
 //
@@ -31,11 +31,26 @@ export const CRASH_POINTS = [
 export const MCP_CRASH_POINTS = ['mcp.call.held', 'mcp.call.answered', 'mcp.task.recorded'] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number] | (typeof MCP_CRASH_POINTS)[number];
 
-const armed = new Set((process.env.ATELIER_CRASH_AT ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+// `name` dies the first time the point is reached; `name@N` the N-th time (the third order of a
+// fan-out: `order.committed@3`).
+const armed = new Map(
+  (process.env.ATELIER_CRASH_AT ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const [name, nth] = s.split('@');
+      return [name!, Math.max(1, Number(nth ?? 1) || 1)] as const;
+    }),
+);
+const reached = new Map<string, number>();
 
 /** Dies here if this point is armed in this process (tests only). */
 export function crashPoint(name: CrashPoint): void {
   if (!armed.size || !armed.has(name)) return;
+  const times = (reached.get(name) ?? 0) + 1;
+  reached.set(name, times);
+  if (times < armed.get(name)!) return;
   // Say where, so a test can tell the crash happened at the point it armed.
   process.stderr.write(`crash point reached: ${name}\n`);
   process.kill(process.pid, 'SIGKILL');

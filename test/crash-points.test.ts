@@ -28,11 +28,11 @@ let ownerToken: string;
 const running: ServerProcess[] = [];
 
 
-const common = () => ({
+const common = (plugin = 'test/fixtures/generation-plugin.ts') => ({
   DATABASE_URL: db.url,
   ATELIER_PROVIDER_URL: provider.url,
   ATELIER_PROVIDER_SECRET: SECRET,
-  ATELIER_RUNTIME_PLUGIN: 'test/fixtures/generation-plugin.ts',
+  ATELIER_RUNTIME_PLUGIN: plugin,
   ATELIER_LEASE_MS: '1500',
   ATELIER_WATCHDOG_MS: '200',
   ATELIER_STALE_QUEUED_MS: '2000',
@@ -42,9 +42,9 @@ const api = async (port: number, crash?: CrashPoint) => {
   running.push(p);
   return p;
 };
-const worker = async (callbackPort: number, crash?: CrashPoint) => {
+const worker = async (callbackPort: number, crash?: CrashPoint | `${CrashPoint}@${number}`, plugin?: string) => {
   const p = await startServerProcess(
-    { ...common(), ATELIER_PROVIDER_CALLBACK_URL: `http://127.0.0.1:${callbackPort}`, ...(crash ? { ATELIER_CRASH_AT: crash } : {}) },
+    { ...common(plugin), ATELIER_PROVIDER_CALLBACK_URL: `http://127.0.0.1:${callbackPort}`, ...(crash ? { ATELIER_CRASH_AT: crash } : {}) },
     90_000,
     ['--worker-only'],
     /Atelier worker running/,
@@ -122,5 +122,44 @@ async function runAt(point: CrashPoint) {
 for (const point of CRASH_POINTS) {
   test(`SIGKILL at ${point}: the task completes with one order and one charge`, { timeout: 300_000 }, async () => {
     await runAt(point);
+  });
+}
+
+// A parallel fan-out: a setting, then three shots made from it ordered side by side in one step.
+// The worker dies in the middle of the fan-out — after the first shot's call is done, or with the
+// second shot's order committed and not submitted — and its replacement finishes: four orders, four
+// holds, four charges, never a shot ordered twice.
+const FANOUT = 'test/fixtures/fanout-plugin.ts';
+for (const point of ['call.done@3', 'order.committed@3'] as const) {
+  test(`SIGKILL at ${point} in the middle of a fan-out of three shots: each is ordered and charged once`, { timeout: 300_000 }, async () => {
+    const apiPort = Number(new URL(api0.url).port);
+    const mine: ServerProcess[] = [];
+    try {
+      let w = await worker(apiPort, point, FANOUT);
+      mine.push(w);
+      const taskId = await createTask(api0.url, `fan-out crash at ${point}`);
+      const q = async (sql: string) => (await client.query(sql, [taskId])).rows;
+      // The plan of four paid results waits for a person: the owner approves it.
+      let plan: { id: string } | undefined;
+      await eventually(async () => !!(plan = (await q(`SELECT id FROM approvals WHERE task_id = $1 AND kind = 'PLAN' AND status = 'PENDING'`))[0]), 'the plan card', 60_000);
+      const resolved = await fetch(`${api0.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ownerToken}` },
+        body: JSON.stringify({ query: 'mutation($i: ResolveApprovalInput!) { resolveApproval(input: $i) { approval { status } } }', variables: { i: { approvalId: Buffer.from(`Approval:${plan!.id}`).toString('base64'), decision: 'APPROVE', idempotencyKey: `plan-${taskId}` } } }),
+      }).then((r) => r.json());
+      assert.equal(resolved.data?.resolveApproval?.approval?.status, 'APPROVED', JSON.stringify(resolved));
+      await eventually(() => w.proc.signalCode === 'SIGKILL', `the worker to die at ${point}`, 90_000).catch((e) => {
+        throw new Error(`${(e as Error).message}\n--- worker:\n${w.output()}`);
+      });
+      assert.match(w.output(), new RegExp(`crash point reached: ${point.split('@')[0]!.replace('.', '\\.')}`));
+      mine.push((w = await worker(apiPort, undefined, FANOUT)));
+      await eventually(async () => (await q(`SELECT status FROM tasks WHERE id = $1`))[0]?.status === 'COMPLETED', `the task to complete after a crash at ${point}`, 120_000);
+      const jobs = await q(`SELECT params->>'checklistItemId' AS step, status FROM generation_jobs WHERE task_id = $1 ORDER BY step`);
+      assert.deepEqual(jobs.map((j) => `${j.step}:${j.status}`), ['setting:SUCCEEDED', 'shot-1:SUCCEEDED', 'shot-2:SUCCEEDED', 'shot-3:SUCCEEDED'], 'one order per step');
+      const ledger = (await q(`SELECT kind, count(*)::int AS n FROM ledger_entries WHERE task_id = $1 GROUP BY kind`)).map((r) => `${r.kind}:${r.n}`).sort();
+      assert.deepEqual(ledger, ['CHARGE:4', 'HOLD:4'], 'four holds, four charges');
+    } finally {
+      await Promise.all(mine.map((p) => p.stop('SIGKILL')));
+    }
   });
 }
