@@ -131,13 +131,19 @@ test('the person finds the task in the studio and answers every card by clicking
   const completed = page.locator('[data-testid=task-panel][data-status=COMPLETED]');
   const answered: string[] = [];
   for (;;) {
-    const next = await waitFor(async () => ((await completed.count()) ? 'end' : (await pending.count()) ? 'card' : null), 'the next card or the end', {
-      timeoutMs: 90_000,
-      intervalMs: 200,
-    });
-    if (next === 'end') break;
-    const card = pending.first();
-    const kind = (await card.getAttribute('data-testid'))!.replace(/^approval-/, '');
+    // Read without auto-waiting: a card that just left PENDING must not be mistaken for the next one.
+    const next = await waitFor(
+      async () => {
+        if (await completed.count()) return { end: true as const };
+        const ids = await pending.evaluateAll((els) => els.map((e) => ({ id: e.getAttribute('data-id') ?? '', testid: e.getAttribute('data-testid') ?? '' })));
+        return ids[0] ? { end: false as const, ...ids[0] } : null;
+      },
+      'the next card or the end',
+      { timeoutMs: 90_000, intervalMs: 200 },
+    );
+    if (next.end) break;
+    const card = page.locator(`section.approval[data-id="${next.id}"]`);
+    const kind = next.testid.replace(/^approval-/, '');
     const listed = await cardIsHumanOnly(kind);
     const n = answered.length + 1;
     if (kind === 'PLAN') {
@@ -172,6 +178,10 @@ test('the person finds the task in the studio and answers every card by clicking
     assert.deepEqual([row.status, row.resolvedById], ['APPROVED', w.a.ownerId]);
     if (kind === 'CHECKPOINT') assert.equal(row.choice, 'diner');
     await waitFor(async () => !(await pendingCards()).some((c) => c.id === listed.id), 'the MCP client no longer lists the answered card', { timeoutMs: 15_000, intervalMs: 150 });
+    // …and the studio shows it answered before the loop looks for the next card.
+    await waitFor(async () => (await page.locator(`section.approval[data-id="${next.id}"][data-status=PENDING]`).count()) === 0, 'the studio shows the card answered', {
+      timeoutMs: 30_000,
+    });
   }
   assert.ok(answered.includes('PLAN') && answered.includes('CHECKPOINT'), `the plan and the pick were answered: ${answered.join(', ')}`);
   await page.getByTestId('task-summary').waitFor();

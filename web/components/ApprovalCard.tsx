@@ -172,7 +172,7 @@ export function ApprovalCard({
   const label = `${KIND_TITLE[approval.kind] ?? 'Decision'}: ${title}`;
 
   return (
-    <section className={`card approval approval-${approval.kind.toLowerCase()}`} aria-label={label} data-testid={`approval-${approval.kind}`} data-status={approval.status}>
+    <section className={`card approval approval-${approval.kind.toLowerCase()}`} aria-label={label} data-testid={`approval-${approval.kind}`} data-status={approval.status} data-id={approval.id}>
       <header className="card-head">
         <span className="card-kind">{KIND_TITLE[approval.kind] ?? approval.kind}</span>
         {approval.quoteCents != null && <span className="price">{usd(approval.quoteCents)}</span>}
