@@ -8,6 +8,7 @@ import './enums/approval-kind.ts';
 import './enums/approval-reason-code.ts';
 import './enums/approval-status.ts';
 import './enums/autonomy-level.ts';
+import './enums/budget-cap-behavior.ts';
 import './enums/card-kind.ts';
 import './enums/card-status.ts';
 import './enums/checklist-item-kind.ts';

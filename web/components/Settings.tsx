@@ -50,6 +50,20 @@ function ModelSection({ offline }: { offline: boolean }) {
   );
 }
 
+/** Minutes after midnight ⇄ "HH:MM" (the time input's value). */
+const toClock = (m: number | null | undefined) => (m == null ? '' : `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`);
+const fromClock = (v: string) => {
+  const [h, m] = v.split(':').map(Number);
+  return (h ?? 0) * 60 + (m ?? 0);
+};
+const ZONES: string[] = (() => {
+  try {
+    return (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['UTC'];
+  } catch {
+    return ['UTC'];
+  }
+})();
+
 export function Settings() {
   const session = useSession();
   const { data, error, reload } = useGql(SettingsDoc, { workspaceId: session.workspaceId }, session.workspaceId);
@@ -58,6 +72,11 @@ export function Settings() {
   const [perAction, setPerAction] = useState('');
   const [daily, setDaily] = useState('');
   const [cap, setCap] = useState('');
+  const [atCap, setAtCap] = useState<'END' | 'PAUSE'>('END');
+  const [zone, setZone] = useState('UTC');
+  const [followUps, setFollowUps] = useState(false);
+  const [quietFrom, setQuietFrom] = useState('');
+  const [quietTo, setQuietTo] = useState('');
   const [base, setBase] = useState<number | null>(null);
   const [msg, setMsg] = useState<{ kind: 'ok' | 'error' | 'conflict'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -67,6 +86,11 @@ export function Settings() {
     setPerAction(toDollars(from.perActionFreeCents));
     setDaily(toDollars(from.dailyFreeCents));
     setCap(toDollars(from.taskBudgetCapCents));
+    setAtCap(from.atBudgetCap);
+    setZone(from.timeZone);
+    setFollowUps(from.followUpsEnabled);
+    setQuietFrom(toClock(from.quietFromMinute));
+    setQuietTo(toClock(from.quietToMinute));
     setBase(from.version);
   }
   useEffect(() => {
@@ -74,10 +98,12 @@ export function Settings() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [s]);
 
-  const valid = [perAction, daily].every((v) => v !== '' && Number(v) >= 0) && (cap === '' || Number(cap) > 0);
+  const quietValid = (quietFrom === '') === (quietTo === '') && (quietFrom === '' || quietFrom !== quietTo);
+  const valid = [perAction, daily].every((v) => v !== '' && Number(v) >= 0) && (cap === '' || Number(cap) > 0) && quietValid;
 
   async function save(e: FormEvent, force = false) {
     e.preventDefault();
+    if (!quietValid) return setMsg({ kind: 'error', text: 'Quiet hours need a start and an end, and they cannot be the same time.' });
     if (!valid) return setMsg({ kind: 'error', text: 'Amounts must be zero or more (the cap, if set, more than zero).' });
     setBusy(true);
     setMsg(null);
@@ -90,6 +116,10 @@ export function Settings() {
           perActionFreeCents: toCents(perAction),
           dailyFreeCents: toCents(daily),
           ...(cap === '' ? { clearTaskBudgetCap: true } : { taskBudgetCapCents: toCents(cap) }),
+          atBudgetCap: atCap,
+          timeZone: zone,
+          followUpsEnabled: followUps,
+          ...(quietFrom === '' ? { clearQuietHours: true } : { quietFromMinute: fromClock(quietFrom), quietToMinute: fromClock(quietTo) }),
         },
       });
       setBase(r.updateWorkspaceSettings.settings.version);
@@ -140,6 +170,50 @@ export function Settings() {
             <span>Default cap per task (USD, empty = none)</span>
             <input inputMode="decimal" type="number" min="0" step="0.01" value={cap} onChange={(e) => setCap(e.target.value)} />
           </label>
+        </fieldset>
+        <fieldset disabled={disabled || busy} data-testid="at-cap">
+          <legend>When a task reaches its cap</legend>
+          <label className="radio">
+            <input type="radio" name="atBudgetCap" value="END" checked={atCap === 'END'} onChange={() => setAtCap('END')} />
+            <span>
+              <strong>Stop the task</strong> — it ends where it is; nothing more is spent.
+            </span>
+          </label>
+          <label className="radio">
+            <input type="radio" name="atBudgetCap" value="PAUSE" checked={atCap === 'PAUSE'} onChange={() => setAtCap('PAUSE')} />
+            <span>
+              <strong>Pause and ask me</strong> — the task waits with a card; if you raise the cap it goes on exactly where it stopped.
+            </span>
+          </label>
+        </fieldset>
+        <fieldset disabled={disabled || busy}>
+          <legend>Time and follow-ups</legend>
+          <label>
+            <span>Time zone (for schedules and quiet hours)</span>
+            <input list="time-zones" value={zone} onChange={(e) => setZone(e.target.value)} required autoComplete="off" />
+            <datalist id="time-zones">
+              {ZONES.map((z) => (
+                <option key={z} value={z} />
+              ))}
+            </datalist>
+          </label>
+          <label className="radio">
+            <input type="checkbox" checked={followUps} onChange={(e) => setFollowUps(e.target.checked)} />
+            <span>
+              <strong>Let the agent follow up by itself</strong> — it may come back to a task later (to check a long job, or remind you of an open card). It never spends money without the usual approvals.
+            </span>
+          </label>
+          <div className="quiet-hours">
+            <label>
+              <span>Quiet from</span>
+              <input type="time" value={quietFrom} onChange={(e) => setQuietFrom(e.target.value)} />
+            </label>
+            <label>
+              <span>until</span>
+              <input type="time" value={quietTo} onChange={(e) => setQuietTo(e.target.value)} />
+            </label>
+          </div>
+          <p className="muted small">During quiet hours follow-ups wait until they end. Leave both empty for none.</p>
         </fieldset>
         <div className="form-actions">
           <button type="submit" className="btn primary" disabled={disabled || busy}>

@@ -192,7 +192,7 @@ export const SettingsDoc = graphql(`
       id
       name
       viewerRole
-      settings { autonomy perActionFreeCents dailyFreeCents taskBudgetCapCents version updatedAt }
+      settings { autonomy perActionFreeCents dailyFreeCents taskBudgetCapCents atBudgetCap timeZone followUpsEnabled quietFromMinute quietToMinute version updatedAt }
       ledgerByDay(days: 7) { day chargedCents heldCents onHoldCents releasedCents }
     }
   }
@@ -200,7 +200,7 @@ export const SettingsDoc = graphql(`
 
 export const UpdateSettingsDoc = graphql(`
   mutation WebUpdateSettings($input: UpdateWorkspaceSettingsInput!) {
-    updateWorkspaceSettings(input: $input) { settings { autonomy perActionFreeCents dailyFreeCents taskBudgetCapCents version updatedAt } }
+    updateWorkspaceSettings(input: $input) { settings { autonomy perActionFreeCents dailyFreeCents taskBudgetCapCents atBudgetCap timeZone followUpsEnabled quietFromMinute quietToMinute version updatedAt } }
   }
 `);
 

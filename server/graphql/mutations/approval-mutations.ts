@@ -27,7 +27,7 @@ builder.mutationFields((t) => ({
   }),
   updateWorkspaceSettings: t.field({
     type: WorkspaceSettingsPayload,
-    description: "Change the workspace's confirmation-free amounts, autonomy level, default task cap or whether its tokens may send documents of their own (owners only).",
+    description: "Change the workspace's confirmation-free amounts, autonomy level, default task cap and what happens at it, time zone, follow-ups and quiet hours, or whether its tokens may send documents of their own (owners only).",
     args: { input: t.arg({ type: UpdateWorkspaceSettingsInput, required: true, description: 'The settings to change.' }) },
     resolve: async (_r, { input }, ctx) => ({
       settings: await updateSettings(ctx.deps, ctx.viewer, {
@@ -38,6 +38,14 @@ builder.mutationFields((t) => ({
         autonomy: input.autonomy ?? undefined,
         taskBudgetCapCents: input.clearTaskBudgetCap ? null : (input.taskBudgetCapCents ?? undefined),
         trustedDocumentsOnly: input.trustedDocumentsOnly ?? undefined,
+        atBudgetCap: input.atBudgetCap ?? undefined,
+        timeZone: input.timeZone ?? undefined,
+        followUpsEnabled: input.followUpsEnabled ?? undefined,
+        quietHours: input.clearQuietHours
+          ? null
+          : input.quietFromMinute != null || input.quietToMinute != null
+            ? { fromMinute: input.quietFromMinute ?? -1, toMinute: input.quietToMinute ?? -1 }
+            : undefined,
       }),
     }),
   }),

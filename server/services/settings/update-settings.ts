@@ -30,7 +30,33 @@ export const UpdateSettingsInput = z.object({
   autonomy: Autonomy.optional(),
   taskBudgetCapCents: cents.nullable().optional(),
   trustedDocumentsOnly: z.boolean().optional(),
+  atBudgetCap: z.enum(['END', 'PAUSE']).optional(),
+  timeZone: z
+    .string()
+    .min(1)
+    .max(64)
+    .refine(isTimeZone, { message: 'is not a time zone this server knows (use an IANA name such as "Europe/Berlin")' })
+    .optional(),
+  followUpsEnabled: z.boolean().optional(),
+  quietHours: z
+    .object({
+      fromMinute: z.number().int().min(0, 'quiet hours need both a start and an end (minutes 0–1439)').max(1439),
+      toMinute: z.number().int().min(0, 'quiet hours need both a start and an end (minutes 0–1439)').max(1439),
+    })
+    .refine((q) => q.fromMinute !== q.toMinute, { message: 'quiet hours cannot start and end at the same minute' })
+    .nullable()
+    .optional(),
 });
+
+/** Whether the runtime's Intl knows the zone (IANA names; "UTC"). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export async function updateSettings(deps: Deps, viewer: Viewer, raw: z.input<typeof UpdateSettingsInput>) {
   const input = parseInput(UpdateSettingsInput, raw);
@@ -52,6 +78,10 @@ export async function updateSettings(deps: Deps, viewer: Viewer, raw: z.input<ty
         autonomy: input.autonomy,
         taskBudgetCapCents: input.taskBudgetCapCents,
         trustedDocumentsOnly: input.trustedDocumentsOnly,
+        atBudgetCap: input.atBudgetCap,
+        timeZone: input.timeZone,
+        followUpsEnabled: input.followUpsEnabled,
+        ...(input.quietHours === null ? { quietFromMinute: null, quietToMinute: null } : input.quietHours ? { quietFromMinute: input.quietHours.fromMinute, quietToMinute: input.quietHours.toMinute } : {}),
         version: { increment: 1 },
         updatedById: viewer.userId,
       },
