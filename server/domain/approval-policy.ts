@@ -28,6 +28,10 @@ export type PaidActionContext = {
   existing: { id: string; status: ApprovalStatus } | null;
   /** The task's language (ISO 639-1): the card's reasons are written in it (English when none). */
   language?: string | null;
+  /** What the workspace does at the cap: END (default) ends the task; PAUSE asks a person to raise it. */
+  atCap?: 'END' | 'PAUSE';
+  /** A person's decision on raising the cap for exactly this action (PAUSE), if one was asked for. */
+  capRaise?: { id: string; status: ApprovalStatus } | null;
 };
 
 export type ApprovalReasonCode =
@@ -41,7 +45,9 @@ export type ApprovalReasonCode =
   | 'WORKS_CONTAIN_VALUE'
   /** An input of finished steps changed: their results would be made again (the impact card). */
   | 'INPUT_CHANGED'
-  | 'CHECKPOINT';
+  | 'CHECKPOINT'
+  /** The task reached its budget cap and waits for a person to raise it. */
+  | 'BUDGET_CAP';
 
 export type ApprovalReason = { code: ApprovalReasonCode; message: string };
 
@@ -51,16 +57,34 @@ export type PaidActionDecision =
   | { kind: 'rejected'; approvalId: string }
   /** The person answered with a new instruction instead: this action is not taken; the model re-decides. */
   | { kind: 'superseded'; approvalId: string }
-  | { kind: 'budget-exceeded'; reason: string };
+  | { kind: 'budget-exceeded'; reason: string }
+  /** Over the cap with atCap = PAUSE: a person is asked to raise the cap to `proposedCapCents`. */
+  | { kind: 'raise-cap'; reason: string; capCents: number; neededCents: number; proposedCapCents: number; pendingId: string | null };
+
+/**
+ * The cap a paused task proposes: what this action needs, with half the old cap again as headroom
+ * (so the next steps of the plan do not each stop again), rounded up to whole dollars.
+ */
+export function proposedCap(capCents: number, neededCents: number): number {
+  return Math.ceil(Math.max(neededCents, capCents + Math.ceil(capCents / 2)) / 100) * 100;
+}
 
 export function decidePaidAction(c: PaidActionContext): PaidActionDecision {
   if (c.quoteCents <= 0) return { kind: 'proceed', approvedBy: 'rules' };
   const t = textsFor(c.language);
   // The cap is absolute: even an approved action may not push the task past it.
   if (c.budgetCapCents !== null && c.taskCommittedCents + c.quoteCents > c.budgetCapCents) {
+    const reason = t.budgetCapReason(c.quoteCents, c.taskCommittedCents + c.quoteCents, c.budgetCapCents);
+    // A person who declined to raise it ended the matter: the task ends at its cap.
+    if (c.atCap !== 'PAUSE' || c.capRaise?.status === 'REJECTED' || c.capRaise?.status === 'CANCELLED') return { kind: 'budget-exceeded', reason };
+    const neededCents = c.taskCommittedCents + c.quoteCents;
     return {
-      kind: 'budget-exceeded',
-      reason: t.budgetCapReason(c.quoteCents, c.taskCommittedCents + c.quoteCents, c.budgetCapCents),
+      kind: 'raise-cap',
+      reason,
+      capCents: c.budgetCapCents,
+      neededCents,
+      proposedCapCents: proposedCap(c.budgetCapCents, neededCents),
+      pendingId: c.capRaise?.status === 'PENDING' ? c.capRaise.id : null,
     };
   }
   if (c.existing?.status === 'APPROVED') return { kind: 'proceed', approvedBy: 'person' };

@@ -9,6 +9,8 @@ export type SettingsRow = {
   daily_free_cents: number;
   autonomy: AutonomyLevel;
   task_budget_cap_cents: number | null;
+  /** What a task does at its cap (END or PAUSE). */
+  at_budget_cap: 'END' | 'PAUSE';
 };
 
 /** Creates the workspace's settings row with the defaults unless it exists. Invariant: at most one row per workspace. */
@@ -23,7 +25,7 @@ export function insertDefaultSettings(tx: Tx, workspaceId: string): Promise<numb
  */
 export function lockSettingsRow(tx: Tx, workspaceId: string): Promise<SettingsRow[]> {
   return tx.$queryRawUnsafe<SettingsRow[]>(
-    `SELECT per_action_free_cents, daily_free_cents, autonomy, task_budget_cap_cents
+    `SELECT per_action_free_cents, daily_free_cents, autonomy, task_budget_cap_cents, at_budget_cap::text AS at_budget_cap
        FROM workspace_settings WHERE workspace_id = $1::uuid FOR UPDATE`,
     workspaceId,
   );

@@ -118,6 +118,7 @@ const KIND_TITLE: Record<string, string> = {
   PAID_ACTION: 'Approve a price',
   IRREVERSIBLE: 'Confirm — this cannot be undone',
   CHECKPOINT: 'Your call',
+  BUDGET_CAP: 'The task reached its budget cap',
 };
 
 /** One approval card: one click resolves it (with an idempotency key, kept across retries). */
@@ -141,7 +142,7 @@ export function ApprovalCard({
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState('');
   const [noneOpen, setNoneOpen] = useState(false);
-  const action = (approval.action ?? {}) as { type?: string; kind?: string; steps?: PlanStep[]; prompt?: string };
+  const action = (approval.action ?? {}) as { type?: string; kind?: string; steps?: PlanStep[]; prompt?: string; toCents?: number };
   const checkpointKind = approval.kind === 'CHECKPOINT' ? (action.kind ?? (approval.options.length ? 'CHOOSE' : 'CONFIRM')) : null;
   const pending = approval.status === 'PENDING';
 
@@ -265,6 +266,8 @@ export function ApprovalCard({
                 ? 'Approve plan'
                 : approval.kind === 'PAID_ACTION'
                   ? `Approve ${usd(approval.quoteCents)}`
+                  : approval.kind === 'BUDGET_CAP'
+                    ? `Raise the cap to ${usd(Number(action.toCents ?? 0))} and go on`
                   : approval.kind === 'IRREVERSIBLE'
                     ? 'Yes, do it'
                     : checkpointKind === 'ADJUST'
@@ -274,7 +277,7 @@ export function ApprovalCard({
                         : 'Continue'}
           </button>
           <button type="button" className="btn secondary" disabled={!can || !!busy} onClick={() => void resolve('REJECT')}>
-            {busy === 'REJECT' ? 'Saving…' : approval.kind === 'IRREVERSIBLE' ? 'Keep it' : checkpointKind === 'IMPACT' ? 'Keep them as they are' : 'Decline'}
+            {busy === 'REJECT' ? 'Saving…' : approval.kind === 'IRREVERSIBLE' ? 'Keep it' : approval.kind === 'BUDGET_CAP' ? 'Stop the task here' : checkpointKind === 'IMPACT' ? 'Keep them as they are' : 'Decline'}
           </button>
         </div>
       )}

@@ -208,6 +208,7 @@ export const de: Texts = {
   },
   supersededNote: (by, said) => `Zurückgestellt durch ${{ REVISE: 'deine Überarbeitung', ADD_CONTEXT: 'den Kontext, den du ergänzt hast', MESSAGE: 'deine Nachricht' }[by]}: ${q(said)}`,
   budgetCapReason: (quote, total, cap) => `Diese Aktion (${money(quote)}) brächte die Aufgabe auf ${money(total)}, über ihre Budgetobergrenze von ${money(cap)}.`,
+  capRaiseTitle: (from, to) => `Diese Aufgabe hat ihre Budgetobergrenze von ${money(from)} erreicht. Auf ${money(to)} erhöhen und weitermachen?`,
   noLongerNeeded: 'Nicht mehr nötig: innerhalb der aktuellen Grenzen.',
   stepReopened: (reason) => `wieder geöffnet: ${reason}`,
   stepDropped: (reason) => `aus dem Plan genommen: ${reason}`,

@@ -222,6 +222,7 @@ export const en: Texts = {
   },
   supersededNote: (by, said) => `Set aside by ${{ REVISE: 'your revision', ADD_CONTEXT: 'the context you added', MESSAGE: 'your message' }[by]}: ${q(said)}`,
   budgetCapReason: (quote, total, cap) => `This action (${money(quote)}) would take the task to ${money(total)}, over its budget cap of ${money(cap)}.`,
+  capRaiseTitle: (from, to) => `This task reached its budget cap of ${money(from)}. Raise it to ${money(to)} and go on?`,
   noLongerNeeded: 'No longer needed: within the current limits.',
   stepReopened: (reason) => `re-opened: ${reason}`,
   stepDropped: (reason) => `dropped from the plan: ${reason}`,

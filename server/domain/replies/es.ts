@@ -208,6 +208,7 @@ export const es: Texts = {
   },
   supersededNote: (by, said) => `Apartada por ${{ REVISE: 'tu revisión', ADD_CONTEXT: 'el contexto que añadiste', MESSAGE: 'el mensaje que enviaste' }[by]}: ${q(said)}`,
   budgetCapReason: (quote, total, cap) => `Esta acción (${money(quote)}) llevaría la tarea a ${money(total)}, por encima de su tope de presupuesto de ${money(cap)}.`,
+  capRaiseTitle: (from, to) => `Esta tarea llegó a su tope de presupuesto de ${money(from)}. ¿Subirlo a ${money(to)} y continuar?`,
   noLongerNeeded: 'Ya no hace falta: dentro de los límites actuales.',
   stepReopened: (reason) => `reabierto: ${reason}`,
   stepDropped: (reason) => `quitado del plan: ${reason}`,

@@ -208,6 +208,7 @@ export const fr: Texts = {
   },
   supersededNote: (by, said) => `Mise de côté par ${{ REVISE: 'votre révision', ADD_CONTEXT: 'le contexte que vous avez ajouté', MESSAGE: 'votre message' }[by]} : ${q(said)}`,
   budgetCapReason: (quote, total, cap) => `Cette action (${money(quote)}) porterait la tâche à ${money(total)}, au-delà de son plafond de budget de ${money(cap)}.`,
+  capRaiseTitle: (from, to) => `Cette tâche a atteint son plafond de budget de ${money(from)}. Le porter à ${money(to)} et continuer ?`,
   noLongerNeeded: 'Plus nécessaire : dans les limites actuelles.',
   stepReopened: (reason) => `rouvert : ${reason}`,
   stepDropped: (reason) => `retiré du plan : ${reason}`,

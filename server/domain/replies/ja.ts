@@ -207,6 +207,7 @@ export const ja: Texts = {
   },
   supersededNote: (by, said) => `${{ REVISE: 'あなたの修正', ADD_CONTEXT: 'あなたが追加した情報', MESSAGE: 'あなたのメッセージ' }[by]}により保留になりました：${q(said)}`,
   budgetCapReason: (quote, total, cap) => `この操作（${money(quote)}）でタスクの費用が ${money(total)} になり、予算上限の ${money(cap)} を超えます。`,
+  capRaiseTitle: (from, to) => `このタスクは予算上限の ${money(from)} に達しました。${money(to)} に上げて続けますか？`,
   noLongerNeeded: '不要になりました：現在の上限内です。',
   stepReopened: (reason) => `やり直し：${reason}`,
   stepDropped: (reason) => `計画から外しました：${reason}`,

@@ -155,6 +155,8 @@ export interface Texts {
   supersededNote(by: InstructionKind, said: string): string;
   /** Why a paid action is refused outright: it would take the task past its budget cap. */
   budgetCapReason(quoteCents: number, totalCents: number, capCents: number): string;
+  /** The card of a task paused at its budget cap: raise the cap from `fromCents` to `toCents` and go on? */
+  capRaiseTitle(fromCents: number, toCents: number): string;
   /** The note of a price card that changed limits made unnecessary. */
   noLongerNeeded: string;
   /** Evidence on a checklist step a change of direction re-opened, and on one a new plan dropped (it keeps its results). */

@@ -206,6 +206,7 @@ export const zh: Texts = {
   },
   supersededNote: (by, said) => `已因${{ REVISE: '你的修改', ADD_CONTEXT: '你补充的背景', MESSAGE: '你的消息' }[by]}而搁置：${q(said)}`,
   budgetCapReason: (quote, total, cap) => `此操作（${money(quote)}）会使任务的花费达到 ${money(total)}，超过其预算上限 ${money(cap)}。`,
+  capRaiseTitle: (from, to) => `此任务已达到预算上限 ${money(from)}。提高到 ${money(to)} 并继续？`,
   noLongerNeeded: '已不再需要：在当前限额之内。',
   stepReopened: (reason) => `已重新打开：${reason}`,
   stepDropped: (reason) => `已从计划中移除：${reason}`,

@@ -12,6 +12,7 @@ export const ApprovalReasonCodeEnum = builder.enumType('ApprovalReasonCode', {
     WORKS_CONTAIN_VALUE: { description: 'Works of the person contain the value being forgotten (listed in Approval.works).' },
     INPUT_CHANGED: { description: 'Something finished steps were made from has changed (a person edited the character sheet): the card says which results would be made again, for what price, and which stay valid.' },
     CHECKPOINT: { description: 'The task asks a person before it goes on.' },
+    BUDGET_CAP: { description: 'The task reached its budget cap and waits for a person to raise it (atBudgetCap = PAUSE).' },
     OTHER: { description: 'A reason this version of the API has no code for; read the message.' },
   } as const,
 });

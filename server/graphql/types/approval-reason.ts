@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import { ApprovalReasonCodeEnum } from '../enums/approval-reason-code.ts';
 import { ApprovalReasonRef } from '../refs.ts';
 
-const CODES = ['AUTONOMY_MANUAL', 'CREDENTIAL_CONFIRMS_EACH', 'PER_ACTION_LIMIT', 'DAILY_LIMIT', 'PLAN_BUDGET', 'IRREVERSIBLE', 'WORKS_CONTAIN_VALUE', 'CHECKPOINT'] as const;
+const CODES = ['AUTONOMY_MANUAL', 'CREDENTIAL_CONFIRMS_EACH', 'PER_ACTION_LIMIT', 'DAILY_LIMIT', 'PLAN_BUDGET', 'IRREVERSIBLE', 'WORKS_CONTAIN_VALUE', 'INPUT_CHANGED', 'CHECKPOINT', 'BUDGET_CAP'] as const;
 
 builder.objectType(ApprovalReasonRef, {
   description: 'Why a person must decide: which threshold the action crosses, or that it cannot be undone.',

@@ -19,6 +19,7 @@ import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts
 import { parseInput } from '../validate.ts';
 import { checkIdempotencyKey, claimOf, recordIdempotencyKey } from '../../store/idempotency.ts';
 import { approvedActionHandlers } from './actions.ts';
+import { RAISE_CAP_ACTION, type RaiseCapAction } from '../../store/approvals/paid-action-gate.ts';
 import { IMPACT_ACTION, settleImpact, type ImpactAction } from '../checklist/propagate-change.ts';
 
 export const ResolveApprovalInput = z.object({
@@ -94,6 +95,17 @@ async function resolveApprovalUntraced(deps: Deps, viewer: Viewer, raw: z.input<
       // Approving a plan approves its budget: paid actions within it need no further card.
       const version = Number((approval.action as { version?: unknown }).version ?? 0) || null;
       await tx.task.update({ where: { id: approval.taskId }, data: { approvedBudgetCents: approval.quoteCents ?? 0, planApprovedVersion: version } });
+    }
+    // A task paused at its cap: approving raises the cap to what the card said (never lowers it);
+    // the waiting call is replayed below and places its order once under the new cap.
+    const raise = (approval.action as { type?: string }).type === RAISE_CAP_ACTION && approval.taskId ? (approval.action as RaiseCapAction) : null;
+    if (raise && status === 'APPROVED' && approval.taskId) {
+      const current = await tx.task.findUniqueOrThrow({ where: { id: approval.taskId }, select: { budgetCapCents: true } });
+      if (current.budgetCapCents === null || current.budgetCapCents < raise.toCents) {
+        await tx.task.update({ where: { id: approval.taskId }, data: { budgetCapCents: raise.toCents } });
+        emit(approval.taskId, { type: 'TASK_LIMITS_CHANGED', actor: { kind: 'USER', id: viewer.userId }, payload: { budgetCapCents: raise.toCents, fromCents: raise.fromCents, approvalId: approval.id } });
+      }
+      outcome = { budgetCapCents: Math.max(current.budgetCapCents ?? 0, raise.toCents) };
     }
     // The impact card of a change: re-make the stale steps or keep them, with the decision.
     const impact = (approval.action as { type?: string }).type === IMPACT_ACTION && approval.taskId ? (approval.action as ImpactAction) : null;

@@ -31,6 +31,17 @@ export type GateOutcome =
   | { kind: 'superseded'; approvalId: string; note: string | null }
   | { kind: 'budget-exceeded'; reason: string };
 
+/**
+ * The key of the card asking to raise the cap for one action at one cap: a person's answer is
+ * found again on every replay of the call, and once the cap was raised a second shortfall (other
+ * spending meanwhile) asks anew instead of reusing the answered card.
+ */
+export const capRaiseKey = (requestKey: string, capCents: number) => `cap:${requestKey}:${capCents}`;
+
+/** The action of a BUDGET_CAP card; approving it sets the task's cap to `toCents` (resolve-approval.ts). */
+export const RAISE_CAP_ACTION = 'RAISE_BUDGET_CAP';
+export type RaiseCapAction = { type: typeof RAISE_CAP_ACTION; fromCents: number; toCents: number; neededCents: number; toolCallId: string };
+
 /** Committed = held and not released (charged or still on hold), by a task or by its workspace today. */
 export function committedCents(tx: Tx, where: 'task' | 'today', id: string): Promise<number> {
   return where === 'task' ? committedCentsOfTask(tx, id) : committedCentsToday(tx, id);
@@ -54,18 +65,28 @@ export async function paidActionGate(
     where: { workspaceId_requestKey: { workspaceId: a.workspaceId, requestKey: a.requestKey } },
     select: { id: true, status: true, note: true },
   });
+  const capCents = task ? (task.budgetCapCents ?? settings.task_budget_cap_cents) : null;
+  const capRaise =
+    a.taskId && capCents !== null && settings.at_budget_cap === 'PAUSE'
+      ? await tx.approval.findUnique({
+          where: { workspaceId_requestKey: { workspaceId: a.workspaceId, requestKey: capRaiseKey(a.requestKey, capCents) } },
+          select: { id: true, status: true },
+        })
+      : null;
   const decision = decidePaidAction({
     quoteCents: a.quoteCents,
     autonomy: task?.autonomy ?? settings.autonomy,
     perActionFreeCents: task?.perActionFreeCents ?? settings.per_action_free_cents,
     dailyFreeCents: settings.daily_free_cents,
-    budgetCapCents: task ? (task.budgetCapCents ?? settings.task_budget_cap_cents) : null,
+    budgetCapCents: capCents,
     approvedBudgetCents: task?.approvedBudgetCents ?? null,
     confirmEach: task?.paidActions === 'CONFIRM_EACH',
     spentTodayCents: await committedCents(tx, 'today', a.workspaceId),
     taskCommittedCents: a.taskId ? await committedCents(tx, 'task', a.taskId) : 0,
     existing: existing ? { id: existing.id, status: existing.status as ApprovalStatus } : null,
     language: task?.language ?? null,
+    atCap: settings.at_budget_cap,
+    capRaise: capRaise ? { id: capRaise.id, status: capRaise.status as ApprovalStatus } : null,
   });
   switch (decision.kind) {
     case 'proceed':
@@ -84,6 +105,25 @@ export async function paidActionGate(
       return { outcome: { kind: 'superseded', approvalId: decision.approvalId, note: existing?.note ?? null }, decision };
     case 'budget-exceeded':
       return { outcome: { kind: 'budget-exceeded', reason: decision.reason }, decision };
+    case 'raise-cap': {
+      // The task waits instead of ending: the call stays where it is (no order, no hold) and a
+      // person is asked to raise the cap; approving it requeues the task and this call is replayed
+      // with its key, so the order is placed once, now under the higher cap.
+      if (decision.pendingId) return { outcome: { kind: 'awaiting-approval', approvalId: decision.pendingId, reasons: [] }, decision };
+      const action: RaiseCapAction = { type: RAISE_CAP_ACTION, fromCents: decision.capCents, toCents: decision.proposedCapCents, neededCents: decision.neededCents, toolCallId: a.requestKey };
+      const { approval } = await requestApproval(tx, emit, {
+        workspaceId: a.workspaceId,
+        taskId: a.taskId,
+        kind: 'BUDGET_CAP',
+        requestKey: capRaiseKey(a.requestKey, decision.capCents),
+        title: textsFor(task?.language).capRaiseTitle(decision.capCents, decision.proposedCapCents),
+        reasons: [{ code: 'BUDGET_CAP', message: decision.reason }],
+        quoteCents: a.quoteCents,
+        action: { ...action, what: a.title },
+        requestedBy: { kind: 'AGENT' },
+      });
+      return { outcome: { kind: 'awaiting-approval', approvalId: approval.id, reasons: [{ code: 'BUDGET_CAP', message: decision.reason }] }, decision };
+    }
     case 'ask': {
       const { approval } = await requestApproval(tx, emit, {
         workspaceId: a.workspaceId,

@@ -12,7 +12,7 @@ import { insertApproval } from './statements.ts';
 export type ApprovalRequest = {
   workspaceId: string;
   taskId: string | null;
-  kind: 'PAID_ACTION' | 'PLAN' | 'IRREVERSIBLE' | 'CHECKPOINT';
+  kind: 'PAID_ACTION' | 'PLAN' | 'IRREVERSIBLE' | 'CHECKPOINT' | 'BUDGET_CAP';
   /** For checkpoints: the options to choose from. */
   options?: { id: string; label: string; objectId?: string | null }[];
   requestKey: string;

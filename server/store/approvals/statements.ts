@@ -10,7 +10,7 @@ import type { Tx } from '../../db/client.ts';
 export type NewApproval = {
   workspaceId: string;
   taskId: string | null;
-  kind: 'PAID_ACTION' | 'PLAN' | 'IRREVERSIBLE' | 'CHECKPOINT';
+  kind: 'PAID_ACTION' | 'PLAN' | 'IRREVERSIBLE' | 'CHECKPOINT' | 'BUDGET_CAP';
   title: string;
   reasons: unknown[];
   quoteCents: number | null;
