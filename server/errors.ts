@@ -65,6 +65,10 @@ export const errorReasons = {
     codes: ['CONFLICT'],
     description: 'The card was set aside by an instruction of the user that came first (a revision, added context or a message to the task; its note says which); the task asks again with a new card if it still needs to.',
   },
+  TASK_BUSY: {
+    codes: ['CONFLICT'],
+    description: 'The message or instruction was sent with the REJECT input policy (its own, or the task\'s) while the task was busy (a turn queued or running, or a job still owed): nothing was delivered or stored. Send it again once the task waits or has finished, or with another policy.',
+  },
   CARD_ALREADY_ANSWERED: {
     codes: ['CONFLICT'],
     description: 'The card was already answered with another option (extensions.choice); an answer is final. Answering again with the same option returns the recorded answer.',
@@ -88,6 +92,34 @@ export const errorReasons = {
   WORKS_ALREADY_CHOSEN: {
     codes: ['CONFLICT'],
     description: 'The person already chose which works to clean on this card (extensions.chosen); the choice is final, and the card no longer holds what the value was.',
+  },
+  FORK_STEP_OUT_OF_RANGE: {
+    codes: ['BAD_USER_INPUT'],
+    description: "The step to fork from is not a step of the task's checklist (extensions.steps: how many it has; none before it planned); steps count from 1.",
+  },
+  FORK_STEP_NOT_REACHED: {
+    codes: ['CONFLICT'],
+    description: 'A step before the one to fork from is not finished (extensions.openSteps); a fork keeps the results of every earlier step, so fork from the first unfinished step, or once it is finished.',
+  },
+  FORK_NOT_A_PICK: {
+    codes: ['BAD_USER_INPUT'],
+    description: 'A choice was given for a step that is not a pick among candidates (the task raised no pick card for it); leave choice out and say the change in edit.',
+  },
+  FORK_UNKNOWN_CHOICE: {
+    codes: ['BAD_USER_INPUT'],
+    description: "The choice is none of the pick's options (extensions.options lists their ids and labels); give an option's id or label.",
+  },
+  INVALID_CRON: {
+    codes: ['BAD_USER_INPUT'],
+    description: "A schedule's cron expression is not five valid fields (minute, hour, day of the month, month, day of the week) or never matches a real date; the message names the field at fault. Nothing was saved.",
+  },
+  UNKNOWN_TIME_ZONE: {
+    codes: ['BAD_USER_INPUT'],
+    description: 'A time zone that is not an IANA name this server knows, such as "Europe/Berlin" or "UTC". Nothing was saved.',
+  },
+  RUN_AT_NOT_AHEAD: {
+    codes: ['BAD_USER_INPUT'],
+    description: "A one-off schedule's runAt is not in the future, or is more than ten years ahead. Nothing was saved.",
   },
 } as const satisfies Record<string, { codes: readonly ErrorCode[]; description: string }>;
 export type ErrorReason = keyof typeof errorReasons;

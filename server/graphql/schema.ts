@@ -18,6 +18,7 @@ import './enums/forget-work-place.ts';
 import './enums/forget-work-status.ts';
 import './enums/generation-job-status.ts';
 import './enums/generation-kind.ts';
+import './enums/input-policy.ts';
 import './enums/inbox-item-kind.ts';
 import './enums/inbox-signal.ts';
 import './enums/memory-evidence-status.ts';

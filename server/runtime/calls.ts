@@ -13,6 +13,7 @@ import { DENIALS_BEFORE_ESCALATION, escalationFor } from '../domain/agent-policy
 import { raiseEscalation } from './escalation.ts';
 import { attemptOf, authorizeCall, type Attempt } from './policy.ts';
 import { checkBoundary, type Claim } from './lease.ts';
+import { interruptStep } from './input-policy.ts';
 import { event, sanitizeParams, traced } from './telemetry.ts';
 import { ToolInputInvalid, ToolOutputInvalid, type ToolRegistry } from './tools/registry.ts';
 import type { ToolDef } from './tools/types.ts';
@@ -46,7 +47,9 @@ export async function suspendIfWaiting(rt: RuntimeDeps, claim: Claim, stepId: st
 
 /**
  * Executes a step's calls in order. Returns true when a call ended the turn (or the task, at its
- * budget cap), 'suspended' when a call waits for a person's approval.
+ * budget cap), 'suspended' when a call waits for a person's approval, 'interrupted' when a person's
+ * instruction skipped the rest of the step (the model decides next), 'rolled-back' when it also
+ * ended the turn.
  */
 export async function runCalls(
   rt: RuntimeDeps,
@@ -55,8 +58,8 @@ export async function runCalls(
   signal: AbortSignal,
   /** The step's tools: the built-in registry with the workspace's MCP tools (engine.ts resolves it once per step). */
   tools: ToolRegistry = rt.tools,
-): Promise<boolean | 'suspended'> {
-  for (const call of calls) {
+): Promise<boolean | 'suspended' | 'interrupted' | 'rolled-back'> {
+  for (const [index, call] of calls.entries()) {
     if (call.status !== 'PENDING' && call.status !== 'STARTED') continue;
     const def = tools.get(call.name);
     if (!def) {
@@ -115,6 +118,14 @@ export async function runCalls(
       }
       continue;
     }
+    // A safe boundary: nothing of this call has happened yet. A person's instruction with the
+    // INTERRUPT or ROLLBACK policy skips it and the rest of the step (input-policy.ts).
+    const boundary = await checkBoundary(rt, claim);
+    if (boundary.interrupt && call.status === 'PENDING') {
+      const rest = calls.slice(index).filter((c) => c.status === 'PENDING');
+      const how = await interruptStep(rt, claim, boundary.interrupt, rest);
+      return how === 'turn-ended' ? 'rolled-back' : 'interrupted';
+    }
     // The one policy check, before anything of the call happens (its preflight included). A refusal
     // is the call's FAILED result the model reads and a TOOL_CALL_DENIED event; the run goes on —
     // unless the model tried the refused tool again, then a person is asked (escalation.ts).
@@ -133,7 +144,6 @@ export async function runCalls(
       }
       continue;
     }
-    await checkBoundary(rt, claim);
     if (def.preflight) {
       // Before STARTED: a call waiting for a person stays PENDING, so neither a crash nor a resumed
       // turn can mistake it for one that may have run.

@@ -200,6 +200,10 @@ async function iterate(rt: RuntimeDeps, claim: Claim, signal: AbortSignal): Prom
       if (open.length) {
         const ended = await runCalls(rt, claim, last.toolCalls, signal, tools);
         if (ended === 'suspended') return 'suspended';
+        // A person's instruction skipped the rest of the step: the model reads it now, even when
+        // an earlier call of the step left a job running (input-policy.ts).
+        if (ended === 'interrupted') return null;
+        if (ended === 'rolled-back') return 'requeued';
         if (ended) return 'completed';
         if (await suspendIfWaiting(rt, claim, last.id)) return 'suspended';
         return null;

@@ -7,7 +7,7 @@ import { transactWithEvents, type Emit } from '../channel/unit-of-work.ts';
 import type { Tx } from '../db/client.ts';
 import type { TaskStatus, TaskTransition } from '../domain/task-status.ts';
 import { applyTransition, lockTask } from '../store/tasks/apply-transition.ts';
-import { expireLease, extendLease, grantLease, lockTurnForClaim, lockTurnForWrite, readBoundary, stopTurnOfStoppedTask, taskOfTurn } from '../store/journal/leases.ts';
+import { expireLease, extendLease, grantLease, lockTurnForClaim, lockTurnForWrite, readBoundary, stopTurnOfStoppedTask, taskOfTurn, type Interrupt } from '../store/journal/leases.ts';
 import { ensureMainPrincipal } from '../store/agents/principals.ts';
 import type { RuntimeDeps } from './deps.ts';
 import type { RunCredential } from './run-credentials.ts';
@@ -99,10 +99,11 @@ export async function renewLease(rt: RuntimeDeps, claim: Claim): Promise<void> {
  * transaction. It keeps a paused, cancelled or superseded turn from starting new work; the
  * authoritative check is the fence inside the write that follows.
  */
-export async function checkBoundary(rt: RuntimeDeps, claim: Claim): Promise<void> {
+export async function checkBoundary(rt: RuntimeDeps, claim: Claim): Promise<{ interrupt: Interrupt | null }> {
   const r = await readBoundary(rt.prisma, claim.turnId);
   if (!r || r.generation !== claim.generation || r.status !== 'RUNNING') throw new LeaseLost(claim.turnId, claim.generation);
   if (!RUNNABLE.includes(r.taskStatus)) throw new TaskStopped(claim.taskId, r.taskStatus);
+  return { interrupt: r.interrupt };
 }
 
 /** Lets the watchdog hand the turn over at once instead of after the lease runs out. */

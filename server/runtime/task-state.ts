@@ -99,6 +99,11 @@ export function applyEvent(s: TaskState, e: Ev): TaskState {
       const id = String(p.callId);
       return { ...n, toolCalls: { ...s.toolCalls, [id]: { tool: String(p.tool ?? s.toolCalls[id]?.tool ?? ''), status } } };
     }
+    case 'TURN_INTERRUPTED': {
+      const calls = { ...s.toolCalls };
+      for (const id of (p.skipped as string[] | undefined) ?? []) calls[id] = { tool: calls[id]?.tool ?? '', status: 'SKIPPED' };
+      return { ...n, toolCalls: calls };
+    }
     case 'NOTE':
       return { ...n, notes: s.notes + 1 };
     case 'APPROVAL_REQUESTED': {

@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { InputPolicyEnum } from '../enums/input-policy.ts';
 import { CardActionInput } from './card-action-input.ts';
 
 export const SendMessageInput = builder.inputType('SendMessageInput', {
@@ -15,5 +16,6 @@ export const SendMessageInput = builder.inputType('SendMessageInput', {
       deprecationReason: 'Use resolveApproval (decision PICK, choice: the option id).',
     }),
     idempotencyKey: t.string({ required: true, description: 'Retrying with the same key returns the first result.' }),
+    inputPolicy: t.field({ type: InputPolicyEnum, required: false, description: "What this message does if its task is running (QUEUE, INTERRUPT, REJECT, ROLLBACK); absent: the task's own inputPolicy." }),
   }),
 });

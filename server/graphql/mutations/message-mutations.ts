@@ -28,6 +28,7 @@ builder.mutationFields((t) => ({
         taskId: parseOptionalGlobalId(input.taskId, 'Task', 'input.taskId'),
         objectId: parseOptionalGlobalId(input.objectId, 'WorkspaceObject', 'input.objectId'),
         idempotencyKey: input.idempotencyKey,
+        inputPolicy: input.inputPolicy ?? undefined,
       });
     },
   }),

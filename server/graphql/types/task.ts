@@ -13,6 +13,7 @@ import { taskLedger } from '../../services/ledger/task-ledger.ts';
 import { lineIdOf } from '../../services/tasks/task-line.ts';
 import { listChangeNotices } from '../../services/objects/change-notices.ts';
 import { builder } from '../builder.ts';
+import { InputPolicyEnum } from '../enums/input-policy.ts';
 import { planImpact } from '../../services/checklist/plan-impact.ts';
 import { ApprovalStatusEnum } from '../enums/approval-status.ts';
 import { AutonomyLevelEnum } from '../enums/autonomy-level.ts';
@@ -106,6 +107,7 @@ builder.node(TaskRef, {
       description: 'Why it is in its status, in words (e.g. what it waits for, why it stopped); null when there is nothing to say.',
       resolve: (task) => (task.statusReason === null ? null : publicText(task.statusReason)),
     }),
+    inputPolicy: t.field({ type: InputPolicyEnum, description: 'What a message that arrives while the task runs does (a message may bring its own): QUEUE, INTERRUPT, REJECT or ROLLBACK.', resolve: (task) => task.inputPolicy }),
     isTerminal: t.boolean({ description: 'True once it reached a terminal status (COMPLETED, FAILED, CANCELLED, BUDGET_EXCEEDED).', resolve: (task) => isTerminal(task.status) }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its row last changed.' }),
@@ -188,7 +190,7 @@ builder.node(TaskRef, {
     }),
     autonomy: t.field({ type: AutonomyLevelEnum, nullable: true, description: "Override of the workspace's autonomy level.", resolve: (task) => task.autonomy }),
     perActionFreeCents: t.exposeInt('perActionFreeCents', { nullable: true, description: "Override of the workspace's confirmation-free amount per paid action, in US cents." }),
-    budgetCapCents: t.exposeInt('budgetCapCents', { nullable: true, description: 'Hard cap, in US cents: crossing it ends the task as BUDGET_EXCEEDED.' }),
+    budgetCapCents: t.exposeInt('budgetCapCents', { nullable: true, description: 'Hard cap, in US cents: no paid action may cross it; at it the task ends as BUDGET_EXCEEDED or waits for a person to raise it (WorkspaceSettings.atBudgetCap).' }),
     approvedBudgetCents: t.exposeInt('approvedBudgetCents', { nullable: true, description: 'The plan budget a person approved, in US cents.' }),
     cost: t.field({ type: TaskCostRef, description: 'What it cost so far: model calls and generations.', resolve: (task, _a, ctx) => getTaskCost(ctx.deps, ctx.viewer, task.id) }),
     objects: t.field({

@@ -3,7 +3,8 @@
 // one (what providers cache):
 //   1. stable prefix: system rules (+ the tool definitions, bound separately), the memory profile
 //      snapshot, capabilities and guides, the task brief and, on a next round of a line of work, the
-//      earlier rounds — no timestamps, ids of this call or other volatile values;
+//      earlier rounds (on a fork, where it was forked from) — no timestamps, ids of this call or
+//      other volatile values;
 //   2. summaries of older history (compaction.ts: stage-2 paragraphs, stage-3 summaries);
 //   3. the steps since: decisions and tool results, with the inbox items and change notices each
 //      step consumed (large outputs of older steps elided, stage 1);
@@ -18,6 +19,7 @@ import { LANGUAGE_NAMES, type LanguageCode } from '../../domain/language.ts';
 import type { Decision, HistoryInbox, HistoryNotice, HistoryStep } from '../../domain/history.ts';
 import { renderChecklist, type Checklist } from '../../domain/checklist.ts';
 import { renderEarlierRounds, type RoundsContext } from '../../domain/rounds.ts';
+import { renderForkedFrom } from '../../domain/forks.ts';
 import { compactView, DEFAULT_CONTEXT_OPTIONS, type CompactionRecord, type ContextOptions } from '../../domain/compaction.ts';
 import { relevantGuides } from '../capabilities.ts';
 import type { TaskState } from '../task-state.ts';
@@ -88,10 +90,14 @@ function inboxMessage(i: HistoryInbox): HumanMessage {
 }
 
 /** A call's answer as the model reads it; a call with no outcome yet reads NOT_RUN. */
+/** A call a ROLLBACK skipped: dropped from what the model reads (an INTERRUPT's stay, marked SKIPPED). */
+export const isRolledBack = (c: { status: string; result: unknown }): boolean => c.status === 'SKIPPED' && (c.result as { rolledBack?: unknown } | null)?.rolledBack === true;
+
 export function toolResultContent(call: { status: string; result: unknown; error: string | null }): string {
   if (call.status === 'DONE') return canonicalJson({ status: 'DONE', result: call.result });
   if (call.status === 'FAILED') return canonicalJson({ status: 'FAILED', error: call.error });
   if (call.status === 'OUTCOME_UNKNOWN') return canonicalJson({ status: 'OUTCOME_UNKNOWN', detail: call.result });
+  if (call.status === 'SKIPPED') return canonicalJson({ status: 'SKIPPED', reason: (call.result as { reason?: unknown } | null)?.reason ?? 'Not run.' });
   return canonicalJson({ status: 'NOT_RUN' });
 }
 
@@ -144,20 +150,26 @@ export function assembleWorkerInput(
   // A next round of a line of work: the earlier rounds, frozen when it started (stable prefix).
   const earlier = renderEarlierRounds(task.inherited);
   if (earlier) messages.push(new HumanMessage(earlier));
+  // A fork: the task and step it goes on from, and the direction it takes (frozen, stable prefix).
+  const forked = renderForkedFrom(task.inherited?.fork);
+  if (forked) messages.push(new HumanMessage(forked));
   if (summaries.length) messages.push(new HumanMessage(`[earlier in this task]\n${summaries.join('\n')}`));
   for (const s of steps) {
     for (const i of consumed) if (i.consumedTurnId === s.turnId && i.consumedStep === s.index) messages.push(inboxMessage(i));
     messages.push(...noticeMessages(notices.consumed.filter((n) => n.consumedTurnId === s.turnId && n.consumedStep === s.index)));
     const d = s.decision as Decision;
+    // Calls a ROLLBACK dropped (input-policy.ts) are not shown at all: the model reads the step as
+    // if it had planned only what ran.
+    const dropped = new Set(s.toolCalls.filter(isRolledBack).map((c) => c.modelCallId));
     messages.push(
       new AIMessage({
         content: d.content,
-        tool_calls: d.toolCalls.map((c) => ({ id: c.id, name: c.name, args: (c.args ?? {}) as Record<string, unknown>, type: 'tool_call' as const })),
+        tool_calls: d.toolCalls.filter((c) => !dropped.has(c.id)).map((c) => ({ id: c.id, name: c.name, args: (c.args ?? {}) as Record<string, unknown>, type: 'tool_call' as const })),
       }),
     );
     // Every call gets an answer (models reject unanswered tool calls). The engine finishes open
     // calls before asking the model, so an open one here was never run.
-    for (const c of s.toolCalls) messages.push(new ToolMessage({ tool_call_id: c.modelCallId, name: c.name, content: toolResultContent(c) }));
+    for (const c of s.toolCalls) if (!dropped.has(c.modelCallId)) messages.push(new ToolMessage({ tool_call_id: c.modelCallId, name: c.name, content: toolResultContent(c) }));
   }
   for (const i of fresh) messages.push(inboxMessage(i));
   messages.push(...noticeMessages(notices.fresh));

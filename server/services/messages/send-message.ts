@@ -3,7 +3,9 @@
 // in one transaction. The same idempotency key never creates a second message.
 import { z } from 'zod';
 import { requireWorkspace } from '../../auth/access.ts';
-import { notFound } from '../../errors.ts';
+import { conflict, ErrorReason, notFound } from '../../errors.ts';
+import { isTaskBusy } from '../../store/journal/waits.ts';
+import type { InputPolicyName } from '../../domain/input-policy.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents, type Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
@@ -30,6 +32,8 @@ export const SendMessageInput = z.object({
   taskId: z.string().uuid().optional(),
   objectId: z.string().min(1).max(200).optional(),
   idempotencyKey: z.string().min(1).max(200),
+  /** What the message does to a run under way (input-policy.ts); absent: the task's own policy. */
+  inputPolicy: z.enum(['QUEUE', 'INTERRUPT', 'REJECT', 'ROLLBACK']).optional(),
 });
 
 export type SendMessageResult = {
@@ -157,7 +161,7 @@ export async function applyDecision(
   tx: Tx,
   emit: Emit,
   viewer: Viewer,
-  input: { workspaceId: string; threadId: string; messageId: string; text: string },
+  input: { workspaceId: string; threadId: string; messageId: string; text: string; inputPolicy?: InputPolicyName },
   d: RouteDecision,
 ): Promise<Effect> {
   const none: Effect = { taskId: null, inboxItemId: null, cardId: null, replyId: null };
@@ -199,6 +203,8 @@ export async function applyDecision(
       // An ended or archived task is not written to: its line of work goes on in its latest live
       // round, or in a next round started for this message (services/tasks/next-round.ts).
       const task = await continueLine(tx, emit, viewer, await tx.task.findUniqueOrThrow({ where: { id: d.taskId! } }), { id: input.messageId, text: input.text });
+      // REJECT: a busy task refuses the message; the transaction (the message included) rolls back.
+      if ((input.inputPolicy ?? task.inputPolicy) === 'REJECT' && (await isTaskBusy(tx, task.id))) throw taskBusy(task.title);
       const item = await deliver(tx, task, viewer, input);
       const next = nextTaskLanguage((task.language as LanguageCode | null) ?? null, input.text);
       const language = next === 'und' ? task.language : next;
@@ -206,7 +212,7 @@ export async function applyDecision(
       const promote = task.kind === 'LIGHTWEIGHT';
       await tx.task.update({ where: { id: task.id }, data: { lastActivityAt: new Date(), language, ...(promote ? { kind: 'PERSISTENT' } : {}) } });
       if (promote) emit(task.id, { type: 'TASK_PROMOTED', actor, payload: { reason: 'the user kept iterating on it' } });
-      emit(task.id, { type: 'MESSAGE_RECEIVED', actor, payload: { messageId: input.messageId, inboxItemId: item.id, text: input.text } });
+      emit(task.id, { type: 'MESSAGE_RECEIVED', actor, payload: { messageId: input.messageId, inboxItemId: item.id, text: input.text, ...(input.inputPolicy ? { inputPolicy: input.inputPolicy } : {}) } });
       // A plan, pick or price card the task waits on is answered by this message instead (supersede.ts).
       await supersedeWaitingCards(tx, emit, deps.scheduler, { taskId: task.id, actor, instruction: { kind: 'MESSAGE', text: input.text, inboxItemId: item.id, messageId: input.messageId } });
       if (language !== task.language) emit(task.id, { type: 'TASK_LANGUAGE_CHANGED', actor, payload: { from: task.language, language } });
@@ -255,7 +261,7 @@ async function createTask(
 }
 
 /** Puts the message in the task's inbox (once per message). */
-function deliver(tx: Tx, task: { id: string; workspaceId: string }, viewer: Viewer, input: { messageId: string; text: string }) {
+function deliver(tx: Tx, task: { id: string; workspaceId: string }, viewer: Viewer, input: { messageId: string; text: string; inputPolicy?: InputPolicyName }) {
   return tx.inboxItem.create({
     data: {
       taskId: task.id,
@@ -264,6 +270,14 @@ function deliver(tx: Tx, task: { id: string; workspaceId: string }, viewer: View
       text: input.text,
       authorUserId: viewer.userId,
       idempotencyKey: `message:${input.messageId}`,
+      inputPolicy: input.inputPolicy ?? null,
     },
+  });
+}
+
+/** The REJECT policy's refusal: nothing was delivered or stored. */
+export function taskBusy(title: string) {
+  return conflict(`“${title}” is busy right now (a step is running or a result is still being made), and this was sent with the REJECT policy, so nothing was delivered. Send it again when the task waits or has finished, or send it with QUEUE, INTERRUPT or ROLLBACK.`, {
+    reason: ErrorReason.TASK_BUSY,
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INPUT_POLICIES } from '../../domain/input-policy.ts';
 import { requireWorkspace } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents, withAppendedSeq } from '../../channel/unit-of-work.ts';
@@ -14,6 +15,8 @@ export const CreateTaskInput = z.object({
   goal: z.string().max(10_000).optional(),
   /** Retrying with the same key returns the task created the first time. */
   idempotencyKey: z.string().min(1).max(200).optional(),
+  /** What messages that arrive while it runs do (domain/input-policy.ts). */
+  inputPolicy: z.enum(INPUT_POLICIES).optional(),
 });
 
 export async function createTask(deps: Deps, viewer: Viewer, raw: z.input<typeof CreateTaskInput>) {
@@ -42,6 +45,7 @@ export async function createTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
           title: input.title,
           goal: input.goal?.trim() ? input.goal : input.title,
           idempotencyKey: storedKey,
+          ...(input.inputPolicy ? { inputPolicy: input.inputPolicy } : {}),
         },
       });
       // The first turn and its wake-up job commit with the task (or not at all).

@@ -17,6 +17,9 @@ import { applyTransition, lockTask } from '../../store/tasks/apply-transition.ts
 import { insertSignal } from '../../store/tasks/inbox.ts';
 import { supersedeWaitingCards } from '../../store/approvals/supersede.ts';
 import { loadTaskFor } from './load-task.ts';
+import { INPUT_POLICIES } from '../../domain/input-policy.ts';
+import { isTaskBusy } from '../../store/journal/waits.ts';
+import { taskBusy } from '../messages/send-message.ts';
 
 export const SignalTaskInput = z
   .object({
@@ -26,6 +29,8 @@ export const SignalTaskInput = z
     /** The instruction or context for REVISE / ADD_CONTEXT. */
     text: z.string().trim().min(1).max(20_000).optional(),
     idempotencyKey: z.string().min(1).max(200).optional(),
+    /** For REVISE / ADD_CONTEXT: what the instruction does to a run under way (absent: the task's policy). */
+    inputPolicy: z.enum(INPUT_POLICIES).optional(),
   })
   .refine((s) => !(s.signal === 'REVISE' || s.signal === 'ADD_CONTEXT') || !!s.text, {
     message: 'REVISE and ADD_CONTEXT need text',
@@ -46,6 +51,10 @@ export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
     if (!current) throw notFound('Task');
     if (claim) await recordIdempotencyKey(tx, claim);
     const inboxSignal = input.signal === 'REVISE' || input.signal === 'ADD_CONTEXT';
+    // REJECT: a busy task refuses the instruction; nothing is filed (the transaction rolls back).
+    if (inboxSignal && !isTerminal(current.status) && (input.inputPolicy ?? target.inputPolicy) === 'REJECT' && (await isTaskBusy(tx, input.taskId))) {
+      throw taskBusy(target.title);
+    }
     let itemId: string | null = null;
     if (input.idempotencyKey || inboxSignal) {
       const inserted = await insertSignal(tx, {
@@ -58,6 +67,7 @@ export async function signalTask(deps: Deps, viewer: Viewer, raw: z.input<typeof
         idempotencyKey: input.idempotencyKey ? clientKey(input.idempotencyKey) : null,
         // State signals are applied right here; only inbox signals wait for a step to read them.
         consumedAt: inboxSignal ? null : new Date(),
+        inputPolicy: inboxSignal ? (input.inputPolicy ?? null) : null,
       });
       if (!inserted[0]) return tx.task.findUniqueOrThrow({ where: { id: input.taskId } }); // already applied
       itemId = inserted[0].id;

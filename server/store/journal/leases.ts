@@ -76,17 +76,32 @@ export async function extendLease(db: Db, turnId: string, generation: number, le
   return row ? { taskStatus: row.task_status } : null;
 }
 
+export type Interrupt = { inboxItemId: string; policy: 'INTERRUPT' | 'ROLLBACK' };
+
 /**
- * The turn's generation and status with its task's status: one read, no lock. Only a hint for a safe
- * boundary — the fence inside the next write is what decides.
+ * The turn's generation and status with its task's status, and the oldest unread instruction from a
+ * person whose input policy (its own, else the task's) interrupts the run: one read, no lock. Only a
+ * hint for a safe boundary — the fence inside the next write is what decides.
  */
-export async function readBoundary(db: Db, turnId: string): Promise<{ generation: number; status: string; taskStatus: TaskStatus } | undefined> {
-  const rows = await db.$queryRawUnsafe<{ generation: number; status: string; task_status: TaskStatus }[]>(
-    `SELECT t.generation, t.status, k.status AS task_status FROM turns t JOIN tasks k ON k.id = t.task_id WHERE t.id = $1::uuid`,
+export async function readBoundary(db: Db, turnId: string): Promise<{ generation: number; status: string; taskStatus: TaskStatus; interrupt: Interrupt | null } | undefined> {
+  const rows = await db.$queryRawUnsafe<{ generation: number; status: string; task_status: TaskStatus; interrupt_id: string | null; interrupt_policy: 'INTERRUPT' | 'ROLLBACK' | null }[]>(
+    `SELECT t.generation, t.status, k.status AS task_status, i.id AS interrupt_id, i.policy AS interrupt_policy
+       FROM turns t JOIN tasks k ON k.id = t.task_id
+       LEFT JOIN LATERAL (
+         SELECT x.id, COALESCE(x.input_policy, k.input_policy)::text AS policy
+           FROM inbox_items x
+          WHERE x.task_id = k.id AND x.consumed_at IS NULL AND x.withdrawn_at IS NULL AND x.author_user_id IS NOT NULL
+            AND (x.kind = 'MESSAGE' OR x.signal IN ('REVISE', 'ADD_CONTEXT'))
+            AND COALESCE(x.input_policy, k.input_policy) IN ('INTERRUPT', 'ROLLBACK')
+          ORDER BY x.created_at LIMIT 1
+       ) i ON true
+      WHERE t.id = $1::uuid`,
     turnId,
   );
   const r = rows[0];
-  return r ? { generation: r.generation, status: r.status, taskStatus: r.task_status } : undefined;
+  return r
+    ? { generation: r.generation, status: r.status, taskStatus: r.task_status, interrupt: r.interrupt_id ? { inboxItemId: r.interrupt_id, policy: r.interrupt_policy! } : null }
+    : undefined;
 }
 
 /**

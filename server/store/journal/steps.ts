@@ -118,6 +118,20 @@ export async function recordCallOutcome(tx: Tx, callId: string, generation: numb
   return n.count;
 }
 
+/**
+ * Marks calls that never started as SKIPPED (a message with the INTERRUPT or ROLLBACK policy
+ * arrived first). Invariant: only PENDING calls change — a call that started keeps its resume rules
+ * (a safe boundary is between calls, never inside one). Returns how many were skipped.
+ */
+export async function skipPendingCalls(tx: Tx, callIds: string[], generation: number, result: { reason: string; policy: string; inboxItemId: string; rolledBack: boolean }): Promise<number> {
+  if (!callIds.length) return 0;
+  const n = await tx.toolCall.updateMany({
+    where: { id: { in: callIds }, status: 'PENDING' },
+    data: { status: 'SKIPPED', result: result as unknown as Prisma.InputJsonValue, finishedAt: new Date(), generation },
+  });
+  return n.count;
+}
+
 /** A step's finished calls (the engine asks their tools whether they left external work running). */
 export async function doneCallsOfStep(db: Db, stepId: string) {
   return opened(db, await db.toolCall.findMany({ where: { stepId, status: 'DONE' } }));

@@ -45,3 +45,12 @@ export async function countPendingApprovals(tx: Tx, taskId: string): Promise<num
 export async function countLiveTurns(tx: Tx, taskId: string): Promise<number> {
   return tx.turn.count({ where: { taskId, status: { in: ['QUEUED', 'RUNNING'] } } });
 }
+
+/**
+ * Whether a run of the task is under way: a turn queued or running, or work outside (a job, a
+ * remote agent's task) still owed. What the REJECT input policy refuses against.
+ */
+export async function isTaskBusy(tx: Tx, taskId: string): Promise<boolean> {
+  const [turns, outstanding] = await Promise.all([countLiveTurns(tx, taskId), countOutstanding(tx, taskId)]);
+  return turns + outstanding > 0;
+}

@@ -12,7 +12,10 @@ export type SignalItem = {
   idempotencyKey: string | null;
   /** Set for signals applied on the spot; null for those a step reads later. */
   consumedAt: Date | null;
+  /** The input policy the instruction arrived with (null: the task's). */
+  inputPolicy?: string | null;
 };
+
 
 /**
  * Files a signal; returns its id, or nothing when the task already has an item with this
@@ -21,8 +24,8 @@ export type SignalItem = {
  */
 export function insertSignal(tx: Tx, s: SignalItem): Promise<{ id: string }[]> {
   return tx.$queryRawUnsafe<{ id: string }[]>(
-    `INSERT INTO inbox_items (id, task_id, workspace_id, kind, signal, text, author_user_id, idempotency_key, created_at, consumed_at)
-         VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'SIGNAL', $3, $4, $5::uuid, $6, now(), $7::timestamptz)
+    `INSERT INTO inbox_items (id, task_id, workspace_id, kind, signal, text, author_user_id, idempotency_key, created_at, consumed_at, input_policy)
+         VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'SIGNAL', $3, $4, $5::uuid, $6, now(), $7::timestamptz, $8::"InputPolicy")
          ON CONFLICT (task_id, idempotency_key) DO NOTHING RETURNING id`,
     s.taskId,
     s.workspaceId,
@@ -31,5 +34,6 @@ export function insertSignal(tx: Tx, s: SignalItem): Promise<{ id: string }[]> {
     s.authorUserId,
     s.idempotencyKey,
     s.consumedAt,
+    s.inputPolicy ?? null,
   );
 }
