@@ -96,8 +96,11 @@ function TaskComposer({ task, reviseOpen, onSent }: { task: Task; reviseOpen: nu
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
+  const [interrupt, setInterrupt] = useState(false);
   const key = useRef<string | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
+  // While a step runs, a message waits for it to finish unless the person asks to interrupt it.
+  const running = task.status === 'RUNNING' || task.status === 'QUEUED';
   useEffect(() => {
     if (reviseOpen) box.current?.focus();
   }, [reviseOpen]);
@@ -110,11 +113,23 @@ function TaskComposer({ task, reviseOpen, onSent }: { task: Task; reviseOpen: nu
     setError(null);
     key.current ??= newKey();
     try {
-      const r = await request(SendMessageDoc, { input: { workspaceId: session.workspaceId, taskId: task.id, text: said, idempotencyKey: key.current } });
+      const interrupting = running && interrupt;
+      const r = await request(SendMessageDoc, {
+        input: { workspaceId: session.workspaceId, taskId: task.id, text: said, idempotencyKey: key.current, ...(interrupting ? { inputPolicy: 'INTERRUPT' as const } : {}) },
+      });
       key.current = null;
       setText('');
+      setInterrupt(false);
       const to = r.sendMessage.task ?? r.sendMessage.route.task;
-      setSent(to && to.id !== task.id ? `Sent — continuing as a new round: “${to.title}”` : 'Sent to this task');
+      setSent(
+        to && to.id !== task.id
+          ? `Sent — continuing as a new round: “${to.title}”`
+          : interrupting
+            ? 'Sent — the agent stops what it was about to do next and reads this first'
+            : running
+              ? 'Sent — the agent reads it when its current step is done'
+              : 'Sent to this task',
+      );
       onSent(to?.id ?? task.id);
     } catch (err) {
       setError(describeError(err));
@@ -145,6 +160,12 @@ function TaskComposer({ task, reviseOpen, onSent }: { task: Task; reviseOpen: nu
           {busy ? 'Sending…' : 'Send'}
         </button>
       </div>
+      {running && (
+        <label className="composer-interrupt">
+          <input type="checkbox" checked={interrupt} onChange={(e) => setInterrupt(e.target.checked)} data-testid="composer-interrupt" />
+          <span>Interrupt: skip what it was about to do next and read this first (work already started finishes)</span>
+        </label>
+      )}
       {sent && (
         <p className="muted" role="status" data-testid="composer-sent">
           {sent}

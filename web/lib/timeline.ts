@@ -32,7 +32,7 @@ export function statusWord(s: string) {
   return STATUS_WORDS[s] ?? s.toLowerCase();
 }
 
-const CARD_WORDS: Record<string, string> = { PLAN: 'the plan card', CHECKPOINT: 'the question', PAID_ACTION: 'the price card' };
+const CARD_WORDS: Record<string, string> = { PLAN: 'the plan card', CHECKPOINT: 'the question', PAID_ACTION: 'the price card', BUDGET_CAP: 'the budget cap card' };
 const INSTRUCTION_WORDS: Record<string, string> = { REVISE: 'your revision', ADD_CONTEXT: 'the context you added', MESSAGE: 'your message' };
 
 export type MilestoneContext = { choiceLabel?: (approvalId: string, choice: string) => string | undefined };
@@ -109,6 +109,11 @@ export function milestone(e: TaskEventView, ctx: MilestoneContext = {}): Milesto
     }
     case 'REMOTE_AGENT_ANSWERED':
       return m(`The remote agent “${str(p.agent) || 'agent'}” answered (${(str(p.state) || 'done').toLowerCase().replace('_', ' ')})${str(p.text) ? `: ${clip(str(p.text), 140)}` : ''}`);
+    case 'TURN_INTERRUPTED': {
+      const n = Array.isArray(p.skipped) ? p.skipped.length : 0;
+      const skipped = n ? `skipped ${n} planned action${n === 1 ? '' : 's'}` : 'nothing left to skip';
+      return m(str(p.policy) === 'ROLLBACK' ? `Started over with your message: ${skipped}` : `Stopped to read your message first: ${skipped}`, 'you');
+    }
     case 'MEMORY_UNAVAILABLE':
       return m('Went on without what is remembered: memory did not answer in time', 'warn');
     default:
