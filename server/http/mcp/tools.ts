@@ -5,6 +5,7 @@
 // purpose: a card waits for a person, in the studio; list_pending_cards only shows them.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { INPUT_POLICIES } from '../../domain/input-policy.ts';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { defaultWorkspaceId } from '../../auth/access.ts';
 import { listApprovals } from '../../services/approvals/list-approvals.ts';
@@ -59,7 +60,14 @@ export const TOOLS: ToolDef[] = [
     title: 'Send a message',
     description:
       "Write in the workspace's main thread, as a person does in the studio. Atelier routes the message: to the task it is about, to a new task, or it asks which one (a question card answered in the studio). Returns where it went. Can run as an MCP task when it reaches a task.",
-    input: z.object({ text: z.string().min(1).max(20_000).describe('The message.'), idempotencyKey: Key }),
+    input: z.object({
+      text: z.string().min(1).max(20_000).describe('The message.'),
+      idempotencyKey: Key,
+      inputPolicy: z
+        .enum(INPUT_POLICIES)
+        .optional()
+        .describe("If the message reaches a task that is running: QUEUE (read after the current step), INTERRUPT (skip what it was about to do next and read this first), REJECT (refuse while busy), ROLLBACK (start the turn over with this). Default: the task's own."),
+    }),
     // Every field but task is optional: run as an MCP task, its result is the task alone ({ task }).
     output: z.object({
       task: TaskOut.nullable().describe('The task the message went to (existing or new); null when it went nowhere yet.'),
@@ -73,7 +81,7 @@ export const TOOLS: ToolDef[] = [
     task: true,
     run: async (call, args) => {
       const workspaceId = defaultWorkspaceId(call.viewer);
-      const r = await sendMessage(call.deps, call.viewer, { workspaceId, text: args.text, idempotencyKey: args.idempotencyKey ?? randomUUID() });
+      const r = await sendMessage(call.deps, call.viewer, { workspaceId, text: args.text, idempotencyKey: args.idempotencyKey ?? randomUUID(), ...(args.inputPolicy ? { inputPolicy: args.inputPolicy } : {}) });
       const task = r.taskId ? await taskOut(call, r.taskId) : null;
       const [reply] = r.replyId ? await loadMessages(call.deps, call.viewer, [r.replyId]) : [null];
       const routedTo = task ? `task “${task.title}” (${task.statusText})` : r.cardId ? 'a question: which task is it about? (answer it in the studio)' : 'the main thread';
@@ -169,13 +177,14 @@ export const TOOLS: ToolDef[] = [
       signal: z.enum(['PAUSE', 'RESUME', 'REVISE', 'ADD_CONTEXT']),
       text: z.string().trim().min(1).max(20_000).optional().describe('The instruction or context (REVISE and ADD_CONTEXT).'),
       reason: z.string().trim().max(2000).optional().describe('Why (PAUSE and RESUME).'),
+      inputPolicy: z.enum(INPUT_POLICIES).optional().describe("For REVISE and ADD_CONTEXT while the task runs: QUEUE, INTERRUPT, REJECT or ROLLBACK (default: the task's own)."),
       idempotencyKey: Key,
     }),
     output: TaskResult,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async (call, args) => {
       const taskId = parseGlobalId(args.taskId, 'Task', 'taskId');
-      await signalTask(call.deps, call.viewer, { taskId, signal: args.signal, text: args.text, reason: args.reason, idempotencyKey: args.idempotencyKey });
+      await signalTask(call.deps, call.viewer, { taskId, signal: args.signal, text: args.text, reason: args.reason, idempotencyKey: args.idempotencyKey, inputPolicy: args.inputPolicy });
       const task = await taskOut(call, taskId);
       return { structured: { task }, text: `${args.signal} sent. ${taskText(task)}` };
     },
