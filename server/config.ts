@@ -63,6 +63,9 @@ const EnvSchema = z.object({
   ATELIER_EVENT_RETENTION_SWEEP_MS: z.coerce.number().int().min(50).default(600_000),
   /// How often each process records its heartbeat (viewer.runtime.processes).
   ATELIER_HEARTBEAT_MS: z.coerce.number().int().min(50).default(5_000),
+  /// Schedules: a worker also runs the schedule tick this often (unset: pg-boss's one-minute cron and
+  /// a tick when the worker starts; slots are at least a minute apart, so tests use this to go faster).
+  ATELIER_SCHEDULE_TICK_MS: z.coerce.number().int().min(50).optional(),
   /// Webhooks: how long a receiver may take to answer one attempt before it counts as failed.
   ATELIER_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   /// Webhooks: attempts per delivery (per series) before it is dead-lettered (DEAD).
@@ -201,6 +204,8 @@ export type Config = {
   memory?: { timeoutMs: number };
   /** Webhook deliveries (services/webhooks/); unset: the defaults of ATELIER_WEBHOOK_*. */
   webhooks?: WebhookSettings;
+  /** The schedule runner (services/schedules/jobs.ts): an extra tick every tickMs; unset: the minute cron only. */
+  schedules?: { tickMs?: number };
   /** Signed file URLs (auth/file-urls.ts) and the origin absolute URLs are built on. */
   files?: {
     /** Unset: generated in the data dir, unless `production` (then starting fails). */
@@ -317,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       prices: priceTableFromEnv(e.ATELIER_MODEL_PRICES),
     },
     memory: { timeoutMs: e.ATELIER_MEMORY_TIMEOUT_MS },
+    ...(e.ATELIER_SCHEDULE_TICK_MS ? { schedules: { tickMs: e.ATELIER_SCHEDULE_TICK_MS } } : {}),
     webhooks: {
       timeoutMs: e.ATELIER_WEBHOOK_TIMEOUT_MS,
       maxAttempts: e.ATELIER_WEBHOOK_MAX_ATTEMPTS,
