@@ -43,6 +43,9 @@ export const TOOL_SCOPES: Readonly<Record<string, string>> = {
   plan_checklist: 'tasks:write',
   update_checklist: 'tasks:write',
   ask_user: 'tasks:write',
+  // A wake of the task itself, later: it spends nothing (a woken turn's paid actions still pass
+  // the approvals gate), so the task's own right covers it.
+  follow_up_at: 'tasks:write',
   // Shared works.
   read_object: 'objects:read',
   create_document: 'objects:write',

@@ -11,6 +11,8 @@ export type ContinuationInput = {
   checklist: ChecklistItem[] | null;
   pendingJobs: number;
   pendingApprovals: number;
+  /** Follow-ups the agent asked for that have not woken it yet (absent: none). */
+  pendingFollowUps?: number;
   turns: number;
   maxTurns: number;
   /** Whether this turn made meaningful progress: a new result, a finished step or a new job. */
@@ -97,6 +99,9 @@ export function deliverySummary(items: readonly ChecklistItem[], modelText: stri
   ].join('\n');
 }
 
+/** Why a task waits when only its follow-ups are left (its status reason says so). */
+export const FOLLOW_UP_WAIT = 'waiting for a follow-up the agent scheduled';
+
 export function decideContinuation(s: ContinuationInput): Continuation {
   const list = s.checklist;
   if (list && allFinished(list)) {
@@ -107,6 +112,8 @@ export function decideContinuation(s: ContinuationInput): Continuation {
     if (s.pendingJobs > 0) return { kind: 'suspend', reason: 'waiting for a generation job' };
     if (s.pendingApprovals > 0) return { kind: 'suspend', reason: 'waiting for the user to decide' };
     if (asksForConfirmation(s.modelText)) return { kind: 'card', reason: 'the model asked the user in prose', prompt: s.modelText };
+    // The agent asked to come back to it later: that is the rest of the work, not a delivery.
+    if ((s.pendingFollowUps ?? 0) > 0) return { kind: 'suspend', reason: FOLLOW_UP_WAIT };
     if (!s.stepLimitHit) return { kind: 'complete', reason: 'answered without a plan', summary: s.modelText || textsFor(s.language).deliveredFallback };
   }
   if (s.turns >= s.maxTurns) return { kind: 'stop', how: 'fail', reason: `stopped after ${s.turns} turns without finishing` };
@@ -118,6 +125,8 @@ export function decideContinuation(s: ContinuationInput): Continuation {
   if (s.pendingJobs > 0) return { kind: 'suspend', reason: 'waiting for a generation job' };
   if (s.pendingApprovals > 0) return { kind: 'suspend', reason: 'waiting for the user to decide' };
   if (asksForConfirmation(s.modelText)) return { kind: 'card', reason: 'the model asked the user in prose', prompt: s.modelText };
+  // Waiting for a follow-up is not idleness: the task sleeps until it wakes (or a person writes).
+  if ((s.pendingFollowUps ?? 0) > 0) return { kind: 'suspend', reason: FOLLOW_UP_WAIT };
   if (!s.progressed && s.idleTurns + 1 >= s.maxIdleTurns) {
     const next = open[0];
     return {

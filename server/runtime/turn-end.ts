@@ -15,6 +15,7 @@ import { closeTurn, countTurns, stopRunningTurn } from '../store/journal/leases.
 import { readProgressMark, readTaskBrief, recordProgressMark, writeTaskSummary } from '../store/journal/tasks.ts';
 import { textsFor, type Texts } from '../domain/replies/texts.ts';
 import { countJobs, countOutstanding, countPendingApprovals } from '../store/journal/waits.ts';
+import { countPendingFollowUps } from '../store/follow-ups.ts';
 import { ensureTurn } from '../store/turns.ts';
 import type { RuntimeDeps } from './deps.ts';
 import { fence, moveTask, type Claim } from './lease.ts';
@@ -36,9 +37,10 @@ async function decideInTx(
 ): Promise<{ how: Exclude<TurnEnd, 'decide'>; text: string }> {
   const task = await readProgressMark(tx, claim.taskId);
   const checklist = await readChecklist(tx, claim.taskId);
-  const [pendingJobs, pendingApprovals, turns, jobs] = await Promise.all([
+  const [pendingJobs, pendingApprovals, pendingFollowUps, turns, jobs] = await Promise.all([
     countOutstanding(tx, claim.taskId),
     countPendingApprovals(tx, claim.taskId),
+    countPendingFollowUps(tx, claim.taskId),
     countTurns(tx, claim.taskId),
     countJobs(tx, claim.taskId),
   ]);
@@ -50,6 +52,7 @@ async function decideInTx(
     checklist: checklist?.items ?? null,
     pendingJobs,
     pendingApprovals,
+    pendingFollowUps,
     turns,
     maxTurns: rt.options.maxTurnsPerTask,
     progressed,

@@ -5,7 +5,7 @@ import { globalId } from '../ids.ts';
 import { publicText } from '../public-ids.ts';
 import { InboxItemRef } from '../refs.ts';
 
-const SIGNALS = ['PAUSE', 'RESUME', 'CANCEL', 'REVISE', 'ADD_CONTEXT', 'JOB_RESULT'] as const;
+const SIGNALS = ['PAUSE', 'RESUME', 'CANCEL', 'REVISE', 'ADD_CONTEXT', 'JOB_RESULT', 'FOLLOW_UP'] as const;
 
 builder.objectType(InboxItemRef, {
   description: 'A message or signal delivered to the task. Delivered is not processed: consumedStep says which step read it.',

@@ -6,10 +6,11 @@ import type { Capabilities } from '../capabilities.ts';
 import { delegationTools, type DelegationDeps } from '../a2a/delegate.ts';
 import { builtinTools } from './builtin.ts';
 import { checklistTools } from './checklist.ts';
+import { followUpTools, type FollowUpToolDeps } from './follow-ups.ts';
 import { generationTools } from './generation.ts';
 import { objectTools } from './objects.ts';
 import type { ToolDef } from './types.ts';
 
-export function allBuiltinTools(capabilities: Capabilities, jobs: JobDeps, out: DelegationDeps = {}): ToolDef[] {
-  return [...builtinTools, ...checklistTools(capabilities), ...objectTools, ...generationTools(jobs), ...delegationTools(out)];
+export function allBuiltinTools(capabilities: Capabilities, jobs: JobDeps, out: DelegationDeps = {}, followUps: FollowUpToolDeps = {}): ToolDef[] {
+  return [...builtinTools, ...checklistTools(capabilities), ...objectTools, ...generationTools(jobs), ...delegationTools(out), ...followUpTools(followUps)];
 }

@@ -30,6 +30,7 @@ const WORD_DOMAINS: [RegExp, string][] = [
   [/\b(flow|workflow|pipeline)/i, 'flows'],
   [/\b(remember|memory|profile|forget)/i, 'memory'],
   [/\b(delegate|delegation|remote agent|other agent|a2a)/i, 'agents'],
+  [/\b(remind|reminder|follow[- ]?up|check (back|again|later)|come back to|erinner|nachhak|wiedervorlage)/i, 'follow-ups'],
 ];
 
 /** Pure: the domains the task's phase needs. Empty means "unknown": then every domain is shown. */

@@ -5,13 +5,13 @@
 import type { Db, Tx } from '../../db/client.ts';
 import type { HistoryInbox, HistoryNotice } from '../../domain/history.ts';
 
-/** Inbox items that reach the model: user messages and REVISE / ADD_CONTEXT signals, oldest first. */
+/** Inbox items that reach the model: user messages, REVISE / ADD_CONTEXT signals, job results and the agent's own follow-ups, oldest first. */
 export async function loadTaskInbox(db: Db, taskId: string): Promise<HistoryInbox[]> {
   return db.inboxItem.findMany({
     where: {
       taskId,
       withdrawnAt: null,
-      OR: [{ kind: 'MESSAGE' }, { kind: 'SIGNAL', signal: { in: ['REVISE', 'ADD_CONTEXT', 'JOB_RESULT'] } }],
+      OR: [{ kind: 'MESSAGE' }, { kind: 'SIGNAL', signal: { in: ['REVISE', 'ADD_CONTEXT', 'JOB_RESULT', 'FOLLOW_UP'] } }],
     },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });

@@ -44,9 +44,10 @@ export async function tasksWithUnreadInboxAndNoTurn(db: Db): Promise<{ id: strin
     `SELECT k.id, k.workspace_id FROM tasks k
       WHERE k.status IN ('QUEUED', 'RUNNING', 'WAITING')
         AND EXISTS (SELECT 1 FROM inbox_items i WHERE i.task_id = k.id AND i.consumed_at IS NULL AND i.withdrawn_at IS NULL
-                      -- A job result of a task that waits (on other jobs or a person) is not a reason
-                      -- to run: the job's end decided in its own transaction whether to wake it.
-                      AND NOT (k.status = 'WAITING' AND i.kind = 'SIGNAL' AND i.signal = 'JOB_RESULT'))
+                      -- A job result or a follow-up of a task that waits (on other jobs or a person) is
+                      -- not a reason to run: the job's end, or the follow-up's wake, decided in its own
+                      -- transaction whether to wake it (a task waiting on a card waits for the person).
+                      AND NOT (k.status = 'WAITING' AND i.kind = 'SIGNAL' AND i.signal IN ('JOB_RESULT', 'FOLLOW_UP')))
         AND NOT EXISTS (SELECT 1 FROM turns t WHERE t.task_id = k.id AND t.status IN ('QUEUED', 'RUNNING'))
       LIMIT ${BATCH}`,
   );

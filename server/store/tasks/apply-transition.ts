@@ -6,6 +6,7 @@ import type { Actor } from '../../channel/types.ts';
 import type { Emit } from '../../channel/unit-of-work.ts';
 import type { Tx } from '../../db/client.ts';
 import { decideTransition, isTerminal, type TaskStatus, type TaskTransition, type TransitionDecision } from '../../domain/task-status.ts';
+import { cancelPendingFollowUps } from '../follow-ups.ts';
 import { lockTaskStatus } from './statements.ts';
 
 /** Locks the task's row for the rest of the transaction; undefined when there is no such task. */
@@ -39,5 +40,11 @@ export async function applyTransition(
     actor: args.actor,
     payload: { from: d.from, to: d.to, transition: args.transition, reason: args.reason ?? null },
   });
+  if (isTerminal(d.to)) {
+    // Nothing is left to come back to: the agent's pending follow-ups end with the task (after the
+    // status event, so the timeline reads "cancelled", then what went with it).
+    const byUser = args.actor.kind === 'USER' ? (args.actor.id ?? null) : null;
+    await cancelPendingFollowUps(tx, emit, args.taskId, { actor: args.actor, byUserId: byUser, note: `The task ended as ${d.to.toLowerCase().replace('_', ' ')}.` });
+  }
   return d;
 }
