@@ -5,6 +5,7 @@
 // their briefs, outcomes, decisions, checklist results and object references, frozen when it is
 // created (`tasks.inherited`, also in its TASK_CREATED event so replay renders the same request).
 // The worker reads them as the "[earlier rounds]" part of the stable prefix of every request.
+import type { ForkRecord } from './forks.ts';
 
 /** A checklist step of an earlier round; `id` is its checklist id (stable whatever the title's language). */
 export type RoundItem = { id: string; title: string; kind: string; count: number; status: string; results: string[]; evidence: string | null };
@@ -28,8 +29,11 @@ export type RoundRecord = {
   objects: RoundObject[];
 };
 
-/** What a next round inherits: every earlier round of its line, oldest first. */
-export type RoundsContext = { lineId: string; rounds: RoundRecord[] };
+/**
+ * What a next round inherits: every earlier round of its line, oldest first. A fork (domain/forks.ts)
+ * inherits the same from the task it was forked from, and `fork`: where it came from.
+ */
+export type RoundsContext = { lineId: string; rounds: RoundRecord[]; fork?: ForkRecord };
 
 /** Bounds that keep the inherited part of every request small however long a line grows. */
 export const ROUND_LIMITS = { fullRounds: 4, items: 30, decisions: 12, objects: 40, text: 600, evidence: 200 } as const;

@@ -49,18 +49,21 @@ export type ReplayInput = {
   notices: Awaited<ReturnType<typeof loadTaskNotices>>;
   events: Awaited<ReturnType<typeof eventsAfter>>;
   compactions: Awaited<ReturnType<typeof loadCompactions>>;
+  /** A fork's log starts after the seq it shares with the task it was forked from (domain/forks.ts). */
+  startSeq?: number;
 };
 
 export async function loadReplayInput(prisma: PrismaClient, taskId: string): Promise<ReplayInput> {
-  const [steps, inbox, notices, events, compactions] = await Promise.all([
+  const [steps, inbox, notices, events, compactions, task] = await Promise.all([
     loadTaskSteps(prisma, taskId),
     loadTaskInbox(prisma, taskId),
     loadTaskNotices(prisma, taskId),
     // Payloads stored by reference (a next round's inherited rounds, large outputs) are loaded in their place.
     eventsAfter(prisma, taskId, 0),
     loadCompactions(prisma, taskId),
+    prisma.task.findUnique({ where: { id: taskId }, select: { forkedAtSeq: true } }),
   ]);
-  return { taskId, steps, inbox, notices, events, compactions };
+  return { taskId, steps, inbox, notices, events, compactions, ...(task?.forkedAtSeq ? { startSeq: task.forkedAtSeq } : {}) };
 }
 
 export async function replayTask(prisma: PrismaClient, taskId: string): Promise<ReplayReport> {
@@ -77,8 +80,9 @@ export function replayRecorded(input: ReplayInput): ReplayReport {
   // The tail of a request that recorded its fold seq is rebuilt from the fold at that seq.
   const wantedSeqs = new Set(steps.map((s) => (s.request as { stateSeq?: number } | null)?.stateSeq).filter((x): x is number => typeof x === 'number'));
   const foldAt = new Map<number, TaskState>();
-  let state = initialTaskState();
-  if (wantedSeqs.has(0)) foldAt.set(0, state);
+  // A fork's own events start after the seq it shares: its fold starts there (as its snapshot does).
+  let state: TaskState = { ...initialTaskState(), lastSeq: input.startSeq ?? 0 };
+  if (wantedSeqs.has(state.lastSeq)) foldAt.set(state.lastSeq, state);
   for (const e of events) {
     if (e.type === 'STEP_DECIDED') briefAt.push(state);
     state = applyEvent(state, e);

@@ -5,7 +5,9 @@
 //  - only the events its latest snapshot already folds (seq ≤ snapshot seq): the runtime resumes a
 //    task from that snapshot and the events after it (store/journal/events.ts), so a task reopened
 //    by a follow-up after its history went still resumes exactly; events after the snapshot stay;
-//  - only sequenced events (the sequencer never meets a hole it would have filled).
+//  - only sequenced events (the sequencer never meets a hole it would have filled);
+//  - never the history of a task that has forks: a fork's history starts with it, shared by
+//    reference (store/tasks/forks.ts), and must read the same for as long as the fork exists.
 // A reader resuming from any cursor still gets every event that is kept, in position order: the
 // positions of removed events are simply not there any more (positions stay unique and ordered).
 // Large payloads stored by content hash are kept (another event may share one).
@@ -21,6 +23,7 @@ WITH victims AS (
     FROM tasks t
     JOIN LATERAL (SELECT max(ts.seq) AS seq FROM task_snapshots ts WHERE ts.task_id = t.id) s ON s.seq IS NOT NULL
    WHERE t.status = ANY ($3::"TaskStatus"[]) AND t.last_activity_at < $1::timestamptz
+     AND NOT EXISTS (SELECT 1 FROM tasks f WHERE f.forked_from_id = t.id)
      AND EXISTS (SELECT 1 FROM task_events e
                   WHERE e.workspace_id = t.workspace_id AND e.task_id = t.id AND e.seq <= s.seq AND e.position IS NOT NULL)
    ORDER BY t.last_activity_at

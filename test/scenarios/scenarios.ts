@@ -13,6 +13,7 @@ import type { Viewer } from '../../server/auth/viewer.ts';
 import { type CardPolicy, type ScenarioContext } from './harness.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { CONTINUITY_SCENARIOS } from './continuity.ts';
+import { FORK_SCENARIOS } from './forks.ts';
 
 /** A person: approves plans and confirmations, picks the given candidate. */
 const person =
@@ -364,4 +365,5 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   ...CONTINUITY_SCENARIOS,
+  ...FORK_SCENARIOS,
 ];

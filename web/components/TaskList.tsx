@@ -55,6 +55,7 @@ export function TaskList({ tasks, loading, selected, select, error }: { tasks: T
                   <span className="task-title">
                     {t.title}
                     {t.round > 1 && <span className="muted round-mark"> · round {t.round}</span>}
+                    {t.forkedFrom && <span className="muted round-mark"> · other direction from step {t.forkedFrom.step}</span>}
                   </span>
                   <span className={`status small status-${t.status.toLowerCase()}`}>{statusWord(t.status)}</span>
                 </span>

@@ -11,6 +11,7 @@ import { encodeKeyset } from '../../services/keyset.ts';
 import { ledgerByDay } from '../../services/ledger/ledger-by-day.ts';
 import { taskLedger } from '../../services/ledger/task-ledger.ts';
 import { lineIdOf } from '../../services/tasks/task-line.ts';
+import { getForkPoint, listTaskForks } from '../../services/tasks/task-forks.ts';
 import { listChangeNotices } from '../../services/objects/change-notices.ts';
 import { builder } from '../builder.ts';
 import { InputPolicyEnum } from '../enums/input-policy.ts';
@@ -31,6 +32,7 @@ import {
   LedgerDayRef,
   LedgerSummaryRef,
   TaskCostRef,
+  TaskForkPointRef,
   TaskLineRef,
   TaskRef,
   TurnRef,
@@ -101,6 +103,17 @@ builder.node(TaskRef, {
         const rounds = await ctx.loaders.lineRounds.load(lineIdOf(task));
         return { id: lineIdOf(task), rounds: rounds.length ? rounds : [task] };
       },
+    }),
+    forkedFrom: t.field({
+      type: TaskForkPointRef,
+      nullable: true,
+      description: 'Where this task was forked from (forkTask): the task and the step it goes on from in a different direction; null when it is not a fork.',
+      resolve: (task, _a, ctx) => getForkPoint(ctx.deps, ctx.viewer, task),
+    }),
+    forks: t.field({
+      type: [TaskRef],
+      description: 'The forks made from this task (forkTask), oldest first: each goes on from one of its steps in a different direction.',
+      resolve: (task, _a, ctx) => listTaskForks(ctx.deps, ctx.viewer, task),
     }),
     statusReason: t.string({
       nullable: true,

@@ -1,4 +1,5 @@
-// The polling fallback: a page of a task's events after a seq.
+// The polling fallback: a page of a task's events after a seq (for a fork, its whole history: the
+// events it shares with the task it was forked from, then its own).
 import type { Viewer } from '../../auth/viewer.ts';
 import { toRow } from '../../channel/event-feed.ts';
 import { sequenceEvents } from '../../channel/sequencer.ts';
@@ -6,6 +7,7 @@ import type { EventRow } from '../../channel/types.ts';
 import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
+import { hasUnsequenced, historyPage } from '../../store/tasks/forks.ts';
 import { typeSet, type EventFilter } from './event-filter.ts';
 
 export const MAX_EVENT_PAGE = 500;
@@ -24,6 +26,13 @@ export async function listTaskEvents(
   }
   const task = await loadTaskFor(deps.prisma, viewer, taskId, 'read');
   const types = typeSet(args);
+  if (task.forkedFromId && task.forkedAtSeq !== null) {
+    // A fork's history: the events it shares with the task it was forked from (up to its fork
+    // point, read from that task's log), then its own, in one gap-free seq space.
+    if (await hasUnsequenced(deps.prisma, task, Math.max(after, task.forkedAtSeq))) await sequenceEvents(deps.prisma, [task.workspaceId]);
+    const page = await historyPage(deps.prisma, task, after, first, types ? [...types] : null);
+    return { events: page.rows, hasNextPage: page.more, lastSeq: task.lastEventSeq };
+  }
   const read = () =>
     deps.prisma.taskEvent.findMany({
       where: { workspaceId: task.workspaceId, taskId, seq: { gt: after }, ...(types ? { type: { in: [...types] } } : {}) },

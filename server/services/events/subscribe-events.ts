@@ -9,6 +9,7 @@ import type { EventRow } from '../../channel/types.ts';
 import type { Deps } from '../deps.ts';
 import { badInput } from '../../errors.ts';
 import { loadTaskFor } from '../tasks/load-task.ts';
+import { historyPage, type HistoryTask } from '../../store/tasks/forks.ts';
 import { filterStream, typeSet, type EventFilter } from './event-filter.ts';
 
 export async function subscribeTaskEvents(
@@ -23,7 +24,30 @@ export async function subscribeTaskEvents(
   if (!Number.isInteger(after) || after < 0) throw badInput('after must be a non-negative integer', { argument: 'after' });
   const task = await loadTaskFor(deps.prisma, viewer, taskId, 'read');
   const types = typeSet(filter);
+  if (task.forkedFromId && task.forkedAtSeq !== null) {
+    return closableStream((signal) => filterStream(forkStream(deps, task, after, signal), types), transport);
+  }
   return closableStream((signal) => filterStream(deps.hub.taskStream(task.id, task.workspaceId, after, signal), types), transport);
+}
+
+/**
+ * A fork's events after `after`: the shared ones it has not seen (from the task it was forked from,
+ * whose log up to the fork point never changes), then its own, replayed and live. Its own events
+ * start right after the fork point, so the handoff has no gap and no duplicate.
+ */
+async function* forkStream(deps: Deps, task: HistoryTask, after: number, signal: AbortSignal): AsyncGenerator<EventRow> {
+  const shared = task.forkedAtSeq ?? 0;
+  let cursor = after;
+  while (cursor < shared && !signal.aborted) {
+    const page = await historyPage(deps.prisma, task, cursor, 200, null, shared);
+    for (const r of page.rows) {
+      if (signal.aborted) return;
+      yield r;
+      cursor = r.seq;
+    }
+    if (!page.more) break;
+  }
+  yield* deps.hub.taskStream(task.id, task.workspaceId, Math.max(after, shared), signal);
 }
 
 /** Where a workspace stream starts: after the cursor, or at the live head when none is given. */

@@ -1,25 +1,33 @@
 // Statements on data_keys (crypto-shredding; the design is in server/README.md, "Forgetting what
 // was derived"). Invariants:
 //  - a task's sealing key covers exactly the memory sources (version and evidence ids) still valid
-//    that any step of the task — or of an earlier round of its line — was shown (memory_uses);
+//    that any step of the task — or of an earlier round of its line, or of a task it was forked
+//    from (and of theirs, recursively) — was shown (memory_uses);
 //  - one key per (task, source set): refreshing with the same set finds the same key;
 //  - a destroyed key is never used again and never comes back (a trigger refuses it), so content
 //    sealed under it is unreadable for good.
 import { createHash } from 'node:crypto';
 import type { Db, Tx } from '../../db/client.ts';
 import { newKeyMaterial, type DataKeyMaterial, type KnownKey } from '../../domain/sealing.ts';
+import { workspaceOfTask } from '../task-workspace.ts';
 
 type KeyRow = { id: string; material: Buffer | null };
 
 /**
- * The valid memory sources of the task's line up to this round (a sorted id list), the key of that
- * set if it exists, and the key the task points at now. A source is valid while its version is not
- * FORGOTTEN and its evidence not REVOKED. The set's hash is computed here exactly as
+ * The valid memory sources of the task's line up to this round — and, for a fork, of the tasks it
+ * was forked from and their earlier rounds (what it inherits was derived there) — as a sorted id
+ * list, the key of that set if it exists, and the key the task points at now. The rounds before a
+ * round are its previous_round_id chain. A source is valid while its version is not FORGOTTEN and
+ * its evidence not REVOKED. The set's hash is computed here exactly as
  * `sourcesHash` computes it, so the common case — nothing changed — is this one read.
  */
 const ACTIVE_SOURCES_SQL = `
-WITH me AS (SELECT id, workspace_id, coalesce(line_id, id) AS line, round, sealing_key_id FROM tasks WHERE id = $1::uuid),
-line AS (SELECT t.id FROM tasks t, me WHERE t.id = me.id OR ((t.id = me.line OR t.line_id = me.line) AND t.round < me.round)),
+WITH RECURSIVE me AS (SELECT id, workspace_id, sealing_key_id FROM tasks WHERE id = $1::uuid),
+line(id) AS (
+  SELECT id FROM me
+  UNION
+  SELECT p.id FROM line JOIN tasks c ON c.id = line.id JOIN tasks p ON (p.id = c.previous_round_id OR p.id = c.forked_from_id)
+   WHERE c.workspace_id = $2::uuid AND p.workspace_id = $2::uuid),
 src AS (
   SELECT u.version_id AS id FROM memory_uses u JOIN memory_versions v ON v.id = u.version_id
    WHERE u.task_id IN (SELECT id FROM line) AND v.status <> 'FORGOTTEN'
@@ -41,7 +49,10 @@ const sourcesHash = (sources: string[]) => createHash('sha256').update(sources.j
  * source set changed (one read otherwise).
  */
 export async function refreshTaskSealingKey(db: Db, taskId: string): Promise<DataKeyMaterial | null> {
-  const [me] = await db.$queryRawUnsafe<{ workspaceId: string; currentId: string | null; sources: string[]; keyId: string | null; material: Buffer | null }[]>(ACTIVE_SOURCES_SQL, taskId);
+  // The task's workspace bounds the walk over its earlier rounds and the tasks it was forked from.
+  const workspaceId = await workspaceOfTask(db, taskId);
+  if (!workspaceId) return null;
+  const [me] = await db.$queryRawUnsafe<{ workspaceId: string; currentId: string | null; sources: string[]; keyId: string | null; material: Buffer | null }[]>(ACTIVE_SOURCES_SQL, taskId, workspaceId);
   if (!me) return null;
   if (!me.sources.length) {
     if (me.currentId) await db.$executeRawUnsafe(`UPDATE tasks SET sealing_key_id = NULL WHERE id = $1::uuid`, taskId);

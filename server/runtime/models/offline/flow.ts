@@ -8,6 +8,7 @@ import { classify } from './classify.ts';
 import { CHANGE, isUserText, safeJson } from './conversation.ts';
 import { directionLine, documentText, isDirectionLine, writtenDocument, type DocResult } from './documents.ts';
 import { earlierCandidates, earlierReference, parseEarlierRounds, planNextRound } from './rounds.ts';
+import { parseForkedFrom } from './forks.ts';
 import { documentKind, isCandidateStep, localizedPlan, offlineTexts } from './texts.ts';
 
 export type FlowCall = { name: string; args: Record<string, unknown> };
@@ -44,7 +45,9 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     .map((m) => safeJson(m.text)?.result as { decision?: string; choice?: string | null; note?: string | null } | undefined)
     .filter((r) => r && (r.decision === 'REJECTED' || (r.decision === 'APPROVED' && !r.choice)) && r.note?.trim())
     .map((r) => r!.note!.trim());
-  const direction = revisions.length ? revisions.at(-1)!.text.replace(/^\[[^\]]+\]\s*/, '') : (cardNotes.at(-1) ?? null);
+  // A fork goes on in the direction it was forked with, until a person says otherwise in it.
+  const forked = parseForkedFrom(texts.find((m) => m.type === 'human' && m.text.startsWith('[forked from]'))?.text ?? '');
+  const direction = revisions.length ? revisions.at(-1)!.text.replace(/^\[[^\]]+\]\s*/, '') : (cardNotes.at(-1) ?? forked?.edit ?? null);
   // A next round of a line of work: the earlier rounds, and what this round's request changes.
   const earlier = parseEarlierRounds(texts.find((m) => m.type === 'human' && m.text.startsWith('[earlier rounds]'))?.text ?? '');
 
@@ -177,7 +180,8 @@ export function offlineFlowReply(messages: readonly BaseMessage[], toolNames: re
     .map((m) => safeJson(m.text)?.result as { decision?: string; choice?: string | null; choiceLabel?: string | null } | undefined)
     .filter((r) => r?.decision === 'APPROVED' && r.choice)
     .map((r) => r!.choiceLabel ?? r!.choice)
-    .at(-1);
+    // In a fork, a pick made before it (or at its step) was answered in the task it came from.
+    .at(-1) ?? forked?.picks.at(-1)?.label;
   const style = chosen ? o.inTheLookOf(chosen) : '';
   const dir = direction ? ` — ${direction}` : earlier?.length && goal ? ` — ${goal}` : '';
 
