@@ -29,6 +29,9 @@ import { createLogger, type Logger } from './log.ts';
 import type { MemoryDeps } from './services/memory/extract-memories.ts';
 import { ensureMemoryQueue, startMemoryWorker } from './services/memory/jobs.ts';
 import { startWebhookWorker } from './services/webhooks/jobs.ts';
+import { startScheduleWorker } from './services/schedules/jobs.ts';
+import { startFollowUpWorker } from './services/follow-ups/jobs.ts';
+import { ensureFollowUpQueue } from './store/follow-ups.ts';
 import { ensureWebhookQueue } from './services/webhooks/queue.ts';
 import { webhookSettings } from './services/webhooks/settings.ts';
 import { createModelExtractor } from './services/memory/model-extractor.ts';
@@ -73,6 +76,8 @@ export type AppOptions = {
   memory?: { timeoutMs?: number; retrievalDelayMs?: number; faults?: MemoryDeps['faults']; retryDelaySeconds?: number };
   /** How the egress gate resolves host names (tests: names that resolve where the test says). */
   egressResolve?: Resolve;
+  /** The schedule runner's clock (tests move it over several slots; default: the real one). */
+  schedules?: { now?: () => Date };
 };
 
 /**
@@ -130,6 +135,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
   await scheduler.start();
   await ensureMemoryQueue(scheduler.boss, opts.memory?.retryDelaySeconds);
   await ensureWebhookQueue(scheduler.boss, webhookSettings(config));
+  await ensureFollowUpQueue(scheduler.boss);
   const plugin = await loadRuntimePlugin(config.runtime.plugin);
   const pluginModel = plugin.model;
   const models =
@@ -168,7 +174,7 @@ export async function createApp(config: Config, connectionString: string, opts: 
     notifier,
     scheduler,
     capabilities,
-    tools: new ToolRegistry([...allBuiltinTools(capabilities, jobs, { egress, callbackBase: () => config.files?.publicUrl }), ...(plugin.tools ?? []), ...(opts.tools ?? [])]),
+    tools: new ToolRegistry([...allBuiltinTools(capabilities, jobs, { egress, callbackBase: () => config.files?.publicUrl }, { scheduler }), ...(plugin.tools ?? []), ...(opts.tools ?? [])]),
     models,
     log,
     // The workspace's MCP servers' tools (connections pooled per process, closed with the app).
@@ -234,9 +240,14 @@ export async function createApp(config: Config, connectionString: string, opts: 
           : {}),
       });
       const stopMemory = await startMemoryWorker(scheduler, memory);
+      // Schedules: pg-boss's minute cron, a tick at start (what came due while down runs now).
+      const schedules = await startScheduleWorker(deps, { tickMs: config.schedules?.tickMs, ...(opts.schedules?.now ? { now: opts.schedules.now } : {}) });
       // Webhooks: the dispatcher follows the event log, the send queue's consumers make the attempts.
       const webhooks = await startWebhookWorker(deps);
-      workers.push({ ...w, stop: async () => { await webhooks.stop(); await stopMemory(); await w.stop(); } });
+      // Follow-ups the agent asked for: their wake jobs, and a sweep (now, then on a timer) that
+      // re-sends the jobs of due ones, so a lost job never loses a wake.
+      const followUps = await startFollowUpWorker(deps);
+      workers.push({ ...w, stop: async () => { await followUps.stop(); await webhooks.stop(); await schedules.stop(); await stopMemory(); await w.stop(); } });
       return w;
     },
     close: async () => {

@@ -121,6 +121,10 @@ export const errorReasons = {
     codes: ['BAD_USER_INPUT'],
     description: "A one-off schedule's runAt is not in the future, or is more than ten years ahead. Nothing was saved.",
   },
+  FOLLOW_UP_NOT_PENDING: {
+    codes: ['CONFLICT'],
+    description: 'The follow-up already woke the task or was cancelled (extensions.status: FIRED or CANCELLED); only a pending one can be cancelled, and nothing was changed.',
+  },
 } as const satisfies Record<string, { codes: readonly ErrorCode[]; description: string }>;
 export type ErrorReason = keyof typeof errorReasons;
 /** The reasons by name, for details such as `{ reason: ErrorReason.STALE_BASE_VERSION }`. */

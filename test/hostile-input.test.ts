@@ -141,8 +141,8 @@ describe('every argument of every field, with hostile values of its type', () =>
 
   test('the valid calls the sweep starts from succeed, so every refusal above was the hostile value', async () => {
     // After the sweeps (these write). Ordered so that no call undoes the precondition of a later one.
-    const first = ['updateObject', 'replaceMessage', 'rerouteMessage', 'withdrawMessage'];
-    const last = ['signalTask', 'archiveTask', 'mergeTasks', 'deleteWebhookEndpoint', 'updateMcpServer', 'refreshMcpServer', 'removeMcpServer', 'revokeEgressHost'];
+    const first = ['updateObject', 'replaceMessage', 'rerouteMessage', 'withdrawMessage', 'updateSchedule'];
+    const last = ['signalTask', 'archiveTask', 'mergeTasks', 'deleteWebhookEndpoint', 'updateMcpServer', 'refreshMcpServer', 'removeMcpServer', 'revokeEgressHost', 'deleteSchedule'];
     const rank = (name: string) => (first.includes(name) ? first.indexOf(name) - 100 : last.includes(name) ? last.indexOf(name) + 100 : 0);
     const byField = new Map(targets.filter((y) => y.op === 'mutation').map((y) => [y.field.name, y]));
     const failed: string[] = [];

@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { SimulatedProvider } from '../server/generation/simulated.ts';
+import { runDueSchedules } from '../server/services/schedules/run-due.ts';
+import { sweepDueFollowUps } from '../server/services/follow-ups/jobs.ts';
+import { fireFollowUp } from '../server/services/follow-ups/wake.ts';
 import { scriptedProvider } from '../server/runtime/models/provider.ts';
 import { ScriptedChatModel } from '../server/runtime/models/scripted-model.ts';
 import { graphql } from './gql/index.ts';
@@ -39,6 +42,10 @@ const Operations = graphql(`
       settings { autonomy version }
     }
   }
+`);
+
+const CreateSchedule = graphql(`
+  mutation ScopingCreateSchedule($input: CreateScheduleInput!) { createSchedule(input: $input) { schedule { id nextRunAt } } }
 `);
 
 // The scripted agent, several steps per task: a note, a document written, read and edited, then a
@@ -218,6 +225,23 @@ test('a workload in two workspaces sends no cross-workspace statement outside th
     await eventsA.collector.until((items) => items.some((e) => e.taskEvents.type === 'TASK_STATUS_CHANGED' && (e.taskEvents.payload as { to?: string } | null)?.to === 'COMPLETED'), 10_000, 'task A completed on its stream');
     await feedB.collector.until((items) => items.length > 0, 10_000, 'workspace B feed');
     await objectsA.collector.until((items) => items.length > 0, 10_000, 'object changes of A');
+
+    // The schedule runner (what a worker's minute tick runs): a schedule of each workspace comes due.
+    for (const [token, w] of [[t.a.ownerToken, wsA], [t.b.ownerToken, wsB]] as const) {
+      await gqlOk(t.url, token, CreateSchedule, { input: { workspaceId: w, kind: 'MESSAGE', text: 'What is the status of the lighthouse poster?', cron: '0 9 * * 1' } });
+    }
+    const ticked = await runDueSchedules(t.app.deps, new Date(Date.now() + 8 * 86_400_000), { resendAfterMs: 0 });
+    assert.equal(ticked.runs.length, 2, 'both schedules ran');
+
+    // A follow-up (what follow_up_at, its wake and the follow-up worker's sweep send): recorded on
+    // task A, come due, its wake applied, and the sweep for wakes whose job was lost.
+    await t.app.deps.prisma.workspaceSettings.upsert({ where: { workspaceId: t.a.workspaceId }, create: { workspaceId: t.a.workspaceId, followUpsEnabled: true }, update: { followUpsEnabled: true } });
+    const rawA = Buffer.from(taskA, 'base64').toString('utf8').split(':')[1]!;
+    const tools = t.app.deps.runtime.tools;
+    const followUp = (await tools.run(tools.get('follow_up_at')!, { inMinutes: 5, reason: 'check the poster' }, { idempotencyKey: 'scope-fu:0:0', taskId: rawA, workspaceId: t.a.workspaceId, turnId: 'scope-fu', uow: t.app.deps, signal: new AbortController().signal })) as { followUpId: string };
+    await t.app.deps.prisma.followUp.update({ where: { id: followUp.followUpId }, data: { wakeAt: new Date() } });
+    await sweepDueFollowUps(t.app.deps);
+    await fireFollowUp(t.app.deps, followUp.followUpId);
   } finally {
     await ws.dispose();
     await wsb.dispose();

@@ -34,6 +34,8 @@ export const mutationPolicy: Readonly<Record<string, MutationRule>> = {
   mergeTasks: write,
   signalTask: write,
   editChecklist: write,
+  // A fork is a new task; the task it comes from is only read.
+  forkTask: write,
   sendMessage: write,
   answerCard: write,
   withdrawMessage: write,
@@ -78,6 +80,17 @@ export const mutationPolicy: Readonly<Record<string, MutationRule>> = {
   // The key that signs the agents' credentials: its owners rotate it (an integration with an owner's
   // role may, for a scheduled rotation; rotating loosens nothing).
   rotateAgentSigningKey: { scope: 'WRITE', roles: OWNERS, principals: ANYONE },
+  // Schedules: members make their own (the services let only the creator change what one says or
+  // when, and the creator or an owner pause, resume or delete it). An integration may schedule work
+  // like it may start it; a cap above the workspace's default is a person's (services/schedules).
+  createSchedule: write,
+  updateSchedule: write,
+  pauseSchedule: write,
+  resumeSchedule: write,
+  deleteSchedule: write,
+  // The agent's follow-ups: anyone who may write to the task may stop the agent coming back to it
+  // (cancelling spends nothing and loosens nothing).
+  cancelFollowUp: write,
   // Agent principals: what the agent may do is the owners' decision, and a person's.
   createAgentPrincipal: { scope: 'WRITE', roles: OWNERS, principals: PEOPLE },
   updateAgentPrincipal: { scope: 'WRITE', roles: OWNERS, principals: PEOPLE },

@@ -23,6 +23,8 @@ import { loadMessages, loadThreads } from '../services/threads/load-threads.ts';
 import { loadUsers } from '../services/users/load-users.ts';
 import { loadWorkspaces } from '../services/workspaces/load-workspaces.ts';
 import { loadAgentPrincipals } from '../services/agents/list-agents.ts';
+import { loadRecentRuns } from '../services/schedules/list-schedules.ts';
+import { loadFollowUpsOfTasks } from '../services/follow-ups/list-follow-ups.ts';
 
 export function createLoaders(deps: Deps, viewer: Viewer) {
   type Batch<K, V> = (deps: Deps, viewer: Viewer, keys: readonly K[]) => Promise<V[]>;
@@ -71,6 +73,10 @@ export function createLoaders(deps: Deps, viewer: Viewer) {
     taskWithheld: loader(loadTasksWithheld),
     /** Agent principals of the viewer's workspaces (event actors name them). */
     agentPrincipal: loader(loadAgentPrincipals),
+    /** A schedule's recent runs, by schedule id (schedules the viewer cannot see have none). */
+    scheduleRuns: loader(loadRecentRuns),
+    /** A task's follow-ups, by task id (rows of workspaces the viewer cannot see are left out). */
+    followUpsByTask: loader(loadFollowUpsOfTasks),
   };
 }
 

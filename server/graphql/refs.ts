@@ -4,6 +4,8 @@
 // a message and its route's task) need no import cycle.
 import type { EgressHostRow } from '../services/egress/manage-hosts.ts';
 import type { RemoteAgentRow } from '../services/a2a/remote-agents.ts';
+import type { ScheduleRow, ScheduleRunRow } from '../services/schedules/list-schedules.ts';
+import type { FollowUpRow } from '../services/follow-ups/list-follow-ups.ts';
 import type { DerivationRow } from '../services/objects/derivations.ts';
 import type { Impact } from '../domain/production-graph.ts';
 import type {
@@ -36,6 +38,7 @@ import type { ForgetWorkView } from '../services/memory/works.ts';
 import type { ReadableVersion, Withheld } from '../services/objects/object-versions.ts';
 import type { ModelInfo, ProcessRow, RuntimeInfo } from '../services/runtime/describe-runtime.ts';
 import type { TaskLine } from '../services/tasks/task-line.ts';
+import type { ForkPoint } from '../services/tasks/task-forks.ts';
 import type { DeliveryRow, EndpointRow } from '../services/webhooks/list-webhooks.ts';
 import type { McpPin, McpServerView, PinnedTool } from '../services/mcp/list-servers.ts';
 import type { McpServerVersion } from '../db/generated/client.ts';
@@ -75,6 +78,7 @@ export const CardOptionRef = builder.objectRef<CardOption>('CardOption');
 // Tasks, their log and their journal.
 export const TaskRef = builder.objectRef<Task>('Task');
 export const TaskLineRef = builder.objectRef<TaskLine>('TaskLine');
+export const TaskForkPointRef = builder.objectRef<ForkPoint>('TaskForkPoint');
 // An interface: one object type per event type implements it (types/task-event-kinds.ts).
 export const TaskEventRef = builder.interfaceRef<EventRow>('TaskEvent');
 export const EventToolCallRef = builder.objectRef<{ id: string; name: string }>('EventToolCall');
@@ -142,6 +146,11 @@ export const StaleStepRef = builder.objectRef<Impact['stale'][number]>('StaleSte
 export const ObjectDerivationRef = builder.objectRef<DerivationRow>('ObjectDerivation');
 // Remote A2A agents the workspace's agent may delegate to.
 export const RemoteAgentRef = builder.objectRef<RemoteAgentRow>('RemoteAgent');
+// Schedules: messages and tasks that run later, once or again and again.
+export const ScheduleRef = builder.objectRef<ScheduleRow>('Schedule');
+export const ScheduleRunRef = builder.objectRef<ScheduleRunRow>('ScheduleRun');
+// Follow-ups: wakes the agent asked for (follow_up_at).
+export const FollowUpRef = builder.objectRef<FollowUpRow>('FollowUp');
 export const McpToolRef = builder.objectRef<{ tool: PinnedTool; server: McpServerView }>('McpTool');
 export const McpServerChangeRef = builder.objectRef<McpServerVersion>('McpServerChange');
 export const McpPinnedVersionRef = builder.objectRef<McpPin>('McpPinnedVersion');

@@ -37,6 +37,7 @@ export const SCOPED_WITHOUT_KEY: Readonly<Record<string, string>> = {
   memory_embeddings: 'child of memory_versions (version_id)',
   memory_summary_sentences: 'child of memory_summaries (summary_id)',
   memory_extractions: 'child of memory_evidence (evidence_id)',
+  schedule_runs: 'child of schedules (schedule_id)',
   event_payloads:
     'large event payloads, stored once per SHA-256 across ALL workspaces (content-addressed dedup): reached by hash from an event row; must become (workspace_id, hash) to be distributed',
 };
@@ -57,6 +58,8 @@ export const KEY_COLUMNS: readonly string[] = [
   'upstream_job_id',
   // A webhook endpoint or delivery belongs to one workspace.
   'endpoint_id', 'delivery_id',
+  // A schedule, and one run of it, belong to one workspace.
+  'schedule_id', 'schedule_run_id',
 ];
 
 export type AllowEntry = {
@@ -127,6 +130,19 @@ export const CROSS_WORKSPACE_ALLOWLIST: readonly AllowEntry[] = [
     tables: ['ledger_entries', 'tasks'],
     reason: 'the slow sweep behind the reaction to a task\'s end (runtime/mcp/settle-ended.ts): tasks of every workspace that ended with an MCP call\'s price still held because their process died right after the end; each found task is then settled by keyed statements; distributed: a per-node sweep',
   },
+  // ---- the schedule runner (server/services/schedules/run-due.ts, statements in server/store/schedules.ts) ----
+  {
+    name: 'schedules: claim a due schedule',
+    match: /^SELECT id::text AS id FROM schedules WHERE next_run_at <= \$1 AND NOT paused AND deleted_at IS NULL AND id <> ALL\(\$2::uuid\[\]\) ORDER BY next_run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED$/,
+    tables: ['schedules'],
+    reason: 'the runner finds due schedules of every workspace, one at a time (each run is then made by keyed statements); distributed: a per-node sweep',
+  },
+  {
+    name: 'schedules: runs whose message is unsent',
+    match: /^SELECT r\.id::text AS id, r\.schedule_id::text AS schedule_id, r\.slot_at FROM schedule_runs r JOIN schedules s ON s\.id = r\.schedule_id WHERE s\.kind = 'MESSAGE' AND r\.message_id IS NULL/,
+    tables: ['schedule_runs', 'schedules'],
+    reason: "the runner's safety net: MESSAGE runs of every workspace committed by a runner that stopped before sending (each is then sent by keyed statements); distributed: a per-node sweep (schedule_runs co-located with schedules)",
+  },
   // ---- the event channel ----
   {
     name: 'sequencer',
@@ -140,6 +156,13 @@ export const CROSS_WORKSPACE_ALLOWLIST: readonly AllowEntry[] = [
     match: /^SELECT workspace_id::text AS workspace_id, min\(event_cursor\)::text AS cursor FROM webhook_endpoints WHERE enabled GROUP BY workspace_id$/,
     tables: ['webhook_endpoints'],
     reason: "the dispatcher's safety poll (services/webhooks/dispatch.ts): which workspaces have an enabled endpoint, so an event whose wake-up was lost is still delivered; distributed: a per-node sweep (each node's endpoints, then one pass per workspace on its node)",
+  },
+  // ---- follow-ups (server/services/follow-ups/jobs.ts, statements in server/store/follow-ups.ts) ----
+  {
+    name: 'follow-ups: due wakes without a job',
+    match: /^SELECT id, wake_at FROM follow_ups WHERE status = 'PENDING' AND wake_at <= now\(\) ORDER BY wake_at LIMIT \$1::int$/,
+    tables: ['follow_ups'],
+    reason: 'the sweep that re-sends the wake jobs of pending follow-ups whose time passed (a lost job, a server that was down), in every workspace; each is then woken by keyed statements; distributed: a per-node sweep',
   },
   // ---- upkeep ----
   {

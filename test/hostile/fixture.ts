@@ -6,7 +6,7 @@ import { extractPending } from '../../server/services/memory/extract-memories.ts
 import { startTestApp } from '../helpers/app.ts';
 import { toGlobalId } from '../helpers/clients.ts';
 import { startMcpTestServer, type McpTestServer } from '../fixtures/mcp-test-server.ts';
-import { agent, mcp, setApp, setSeeded, t } from './state.ts';
+import { agent, mcp, schedule, setApp, setSeeded, t } from './state.ts';
 import { http } from './transport.ts';
 
 async function ok(query: string, variables: Record<string, unknown> = {}, token = t.a.ownerToken): Promise<any> {
@@ -76,6 +76,16 @@ export async function setUpHostile(): Promise<void> {
   // The workspace's main agent (created on first read), for the agent principal mutations.
   const agents = await ok(`query($id: ID!) { workspace(id: $id) { agents { id version } } }`, { id: wsGid });
   agent.version = agents.workspace.agents[0].version as number;
+  // A schedule (for the schedule mutations; deleteSchedule's valid call runs last).
+  const scheduled = await ok(`mutation($i: CreateScheduleInput!) { createSchedule(input: $i) { schedule { id version } } }`, {
+    i: { workspaceId: wsGid, kind: 'MESSAGE', text: 'Post the weekly summary', cron: '0 9 * * 1' },
+  });
+  schedule.version = scheduled.createSchedule.schedule.version as number;
+  // A pending follow-up of the agent on the first task (cancelFollowUp's valid call): as the
+  // follow_up_at tool records one, without a worker to run the agent.
+  const followUp = await p.followUp.create({
+    data: { taskId: Buffer.from(task, 'base64').toString('utf8').split(':')[1]!, workspaceId: t.a.workspaceId, callKey: 'seed-follow-up', reason: 'check the autumn poster', dueAt: new Date(Date.now() + 3_600_000), wakeAt: new Date(Date.now() + 3_600_000) },
+  });
   const seeds = {
     Workspace: wsGid,
     AgentPrincipal: agents.workspace.agents[0].id as string,
@@ -84,6 +94,8 @@ export async function setUpHostile(): Promise<void> {
     WebhookDelivery: ping.sendTestWebhook.delivery.id as string,
     EgressHost: allowed.allowEgressHost.entry.id as string,
     RemoteAgent: remote.registerRemoteAgent.remoteAgent.id as string,
+    Schedule: scheduled.createSchedule.schedule.id as string,
+    FollowUp: toGlobalId('FollowUp', followUp.id),
     Task: task,
     Task2: task2,
     Message: sent.sendMessage.message.id,
@@ -107,6 +119,8 @@ export async function refreshMcpVersion(): Promise<void> {
   if (row) mcp.version = row.version;
   const main = await t.app.deps.prisma.agentPrincipal.findFirst({ where: { workspaceId: t.a.workspaceId, parentId: null } });
   if (main) agent.version = main.version;
+  const seeded = await t.app.deps.prisma.schedule.findFirst({ where: { workspaceId: t.a.workspaceId, text: 'Post the weekly summary' }, orderBy: { createdAt: 'asc' } });
+  if (seeded) schedule.version = seeded.version;
 }
 
 export async function tearDownHostile(): Promise<void> {

@@ -15,6 +15,8 @@ export let checklistVersion = 0;
 export const mcp = { url: 'http://127.0.0.1:9/mcp', version: 1 };
 /** The workspace's main agent principal's current version (an accepted rename moves it on). */
 export const agent = { version: 1 };
+/** The seeded schedule's current version (an accepted update, pause or resume moves it on). */
+export const schedule = { version: 1 };
 
 export function setApp(app: TestApp): void {
   t = app;

@@ -1,7 +1,7 @@
 // Valid values for every argument and input field: real ids of the seeded objects, and the values a
 // successful call would use. The sweep starts from these and changes one position at a time.
 import { isEnumType, isInputObjectType, isListType, isNonNullType, type GraphQLInputType } from 'graphql';
-import { agent, checklistVersion, mcp, seeds } from './state.ts';
+import { agent, checklistVersion, mcp, schedule, seeds } from './state.ts';
 
 let serial = 0;
 
@@ -45,6 +45,8 @@ export const ID_KINDS: Record<string, string> = {
   remoteagentid: 'RemoteAgent',
   agentid: 'AgentPrincipal',
   parentid: 'AgentPrincipal',
+  scheduleid: 'Schedule',
+  followupid: 'FollowUp',
 };
 
 export function idKind(coord: string, name: string, fieldType?: string): string {
@@ -101,11 +103,14 @@ function validOverrides(): Record<string, () => unknown> {
     // The main agent keeps its name: a valid change that spends no version.
     'UpdateAgentPrincipalInput.name': () => 'Atelier',
     'UpdateAgentPrincipalInput.baseVersion': () => agent.version,
+    // A schedule says when: a weekly cron (ALSO_SET) in the workspace's zone; an update names the version seen.
+    'CreateScheduleInput.cron': () => '0 9 * * 1',
+    'UpdateScheduleInput.expectedVersion': () => schedule.version,
   };
 }
 
 /** Optional input fields a valid call needs anyway (an update with nothing to update is refused). */
-const ALSO_SET: Record<string, string[]> = { UpdateTaskInput: ['title'], SendMessageInput: ['text'], CreateObjectInput: ['title'], UpdateWebhookEndpointInput: ['description'], RegisterMcpServerInput: ['url'], UpdateMcpServerInput: ['title'], UpdateAgentPrincipalInput: ['name'], RegisterRemoteAgentInput: ['jwksUrl'] };
+const ALSO_SET: Record<string, string[]> = { UpdateTaskInput: ['title'], SendMessageInput: ['text'], CreateObjectInput: ['title'], UpdateWebhookEndpointInput: ['description'], RegisterMcpServerInput: ['url'], UpdateMcpServerInput: ['title'], UpdateAgentPrincipalInput: ['name'], RegisterRemoteAgentInput: ['jwksUrl'], CreateScheduleInput: ['cron'], UpdateScheduleInput: ['title'] };
 
 export function validValue(type: GraphQLInputType, coord: string, name: string, fieldType?: string): unknown {
   const o = validOverrides()[coord];

@@ -10,6 +10,8 @@ const NAV = [
   { href: '/', label: 'Studio', short: 'Studio' },
   { href: '/workspace', label: 'Workspace', short: 'Workspace' },
   { href: '/memory', label: 'Memory', short: 'Memory' },
+  // Messages and tasks that run later, once or again and again.
+  { href: '/schedules', label: 'Schedules', short: 'Later' },
   // Budget, autonomy, the model and the tools of other apps (MCP servers): one place for settings.
   { href: '/settings', label: 'Settings', short: 'Settings' },
 ];

@@ -11,6 +11,9 @@ import { fileUrl, groupResults, jobForRef, linkParts, rawId } from '../lib/resul
 import { statusWord, type MilestoneContext } from '../lib/timeline';
 import { useTaskEvents } from '../lib/useTaskEvents';
 import { ApprovalCard, Media, type CardDocument, type Thumb } from './ApprovalCard';
+import { ForkForm, type ForkOption } from './ForkForm';
+import { TaskForks } from './TaskForks';
+import { TaskFollowUps } from './TaskFollowUps';
 import { TaskRounds } from './TaskRounds';
 import { TaskSignals as Signals } from './TaskSignals';
 import { TaskTimeline as Timeline } from './TaskTimeline';
@@ -187,6 +190,9 @@ export function TaskPanel({ taskId }: { taskId: string }) {
   const refresh = useThrottled(() => void reload(), 250);
   const router = useRouter();
   const [reviseOpen, setReviseOpen] = useState(0);
+  // The step whose "try a different direction from here" form is open (its id), if any.
+  const [forkAt, setForkAt] = useState<string | null>(null);
+  const session = useSession();
   useEffect(() => refresh(), [version, events.length, refresh]);
 
   const checklist = useMemo(() => {
@@ -246,6 +252,14 @@ export function TaskPanel({ taskId }: { taskId: string }) {
   const pending = approvals.filter((a) => a.status === 'PENDING');
   const decided = approvals.filter((a) => a.status !== 'PENDING');
   const progress = checklist ? progressOf(checklist.items) : null;
+  // A step can be forked from once every step before it is finished (the fork keeps their results).
+  const forkable = (k: number) => session.canWrite && !!checklist && checklist.items.slice(0, k).every((i) => i.status === 'DONE' || i.status === 'SKIPPED');
+  /** The candidates of a pick step (its latest pick card), and what was picked on it. */
+  const pickOf = (stepId: string): { options: ForkOption[]; picked: string | null } => {
+    const card = approvals.find((a) => a.kind === 'CHECKPOINT' && (a.action as { itemId?: unknown } | null)?.itemId === stepId && a.options.length >= 2);
+    return { options: card?.options ?? [], picked: card?.status === 'APPROVED' ? (card.choice ?? null) : null };
+  };
+  const sharedSteps = task.forkedFrom ? task.forkedFrom.step - 1 : 0;
   const spent = task.ledger.chargedCents;
   const held = task.ledger.outstandingCents;
 
@@ -285,6 +299,7 @@ export function TaskPanel({ taskId }: { taskId: string }) {
           <dd>{timeAgo(task.updatedAt)}</dd>
         </div>
       </dl>
+      <TaskFollowUps task={task} onChanged={() => void reload()} />
       <Signals task={task} onDone={() => void reload()} />
       {task.isTerminal && (
         <div className="signal-buttons" role="toolbar" aria-label="Continue this task">
@@ -324,12 +339,13 @@ export function TaskPanel({ taskId }: { taskId: string }) {
       </section>
       <TaskComposer task={task} reviseOpen={reviseOpen} onSent={(id) => (id !== task.id ? router.replace(`/?task=${encodeURIComponent(id)}`, { scroll: false }) : void reload())} />
       <TaskRounds rounds={task.rounds} current={task.round} />
+      <TaskForks task={task} />
       <div className="panel-grid">
         <section aria-labelledby="checklist-h" className="checklist">
           <h3 id="checklist-h">Checklist</h3>
           {checklist ? (
             <ol>
-              {checklist.items.map((i) => (
+              {checklist.items.map((i, k) => (
                 <li
                   key={i.id}
                   className={`item item-${i.status.toLowerCase()}`}
@@ -357,7 +373,29 @@ export function TaskPanel({ taskId }: { taskId: string }) {
                         · uses {i.after.map((a) => checklist.items.find((x) => x.id === a)?.title ?? a).join(', ')}
                       </span>
                     ) : null}
+                    {k < sharedSteps ? (
+                      <span className="muted small" data-testid="shared-step">
+                        {' '}
+                        · from the original
+                      </span>
+                    ) : null}
                   </span>
+                  {forkable(k) && forkAt !== i.id ? (
+                    <span className="fork-row">
+                      <button
+                        type="button"
+                        className="btn tiny fork-button"
+                        onClick={() => setForkAt(i.id)}
+                        aria-label={`Try a different direction from here (step ${k + 1}, ${i.title})`}
+                        data-testid="fork-button"
+                      >
+                        Try a different direction from here
+                      </button>
+                    </span>
+                  ) : null}
+                  {forkAt === i.id ? (
+                    <ForkForm taskId={task.id} step={k + 1} stepTitle={i.title} {...pickOf(i.id)} thumbFor={thumbFor} onClose={() => setForkAt(null)} />
+                  ) : null}
                 </li>
               ))}
             </ol>

@@ -50,6 +50,7 @@ export const TasksDoc = graphql(`
             kind
             isTerminal
             round
+            forkedFrom { step }
             updatedAt
             lastEventSeq
             ledger { chargedCents heldCents outstandingCents }
@@ -103,7 +104,38 @@ export const TaskDoc = graphql(`
       rounds { ...WebRound }
       language
       objects { id kind title currentVersion updatedAt current { markdown } }
+      followUps(statuses: [PENDING]) { id reason dueAt wakeAt deferred status }
+      ...WebForkLine
+      forks { ...WebForkLine }
+      forkedFrom { step stepTitle edit pickLabel instead seq task { ...WebForkLine forks { ...WebForkLine } } }
     }
+  }
+`);
+
+/** One line of a task's directions: the original or a fork, with its results and what it cost. */
+export const ForkLineFields = graphql(`
+  fragment WebForkLine on Task {
+    id
+    title
+    status
+    cost { totalCents }
+    checklist { items { id title kind count status artifacts } }
+    jobs { id kind status prompt createdAt files { name mime width height } asset { id } }
+    forkedFrom { step stepTitle edit pickLabel }
+  }
+`);
+
+/** “Try a different direction from here”: a fork of the task from one of its steps. */
+export const ForkTaskDoc = graphql(`
+  mutation WebForkTask($input: ForkTaskInput!) {
+    forkTask(input: $input) { task { id title } }
+  }
+`);
+
+/** Cancel a pending follow-up of the agent (the task panel's Cancel). */
+export const CancelFollowUpDoc = graphql(`
+  mutation WebCancelFollowUp($input: CancelFollowUpInput!) {
+    cancelFollowUp(input: $input) { followUp { id status } }
   }
 `);
 
@@ -370,5 +402,51 @@ export const AllowEgressHostDoc = graphql(`
 export const RevokeEgressHostDoc = graphql(`
   mutation WebRevokeEgressHost($input: RevokeEgressHostInput!) {
     revokeEgressHost(input: $input) { entry { id } }
+  }
+`);
+
+// Schedules: messages and tasks that run later (the /schedules page).
+export const ScheduleFields = graphql(`
+  fragment WebSchedule on Schedule {
+    id kind title text cron runAt timeZone description budgetCapCents paused nextRunAt lastRunAt version
+    createdBy { id name }
+    runs { slotAt missedSlots task { id title } }
+  }
+`);
+
+export const SchedulesDoc = graphql(`
+  query WebSchedules($workspaceId: ID!) {
+    viewer { user { id } }
+    workspace(id: $workspaceId) { id settings { timeZone } schedules { ...WebSchedule } }
+  }
+`);
+
+export const CreateScheduleDoc = graphql(`
+  mutation WebCreateSchedule($input: CreateScheduleInput!) {
+    createSchedule(input: $input) { schedule { ...WebSchedule } }
+  }
+`);
+
+export const UpdateScheduleDoc = graphql(`
+  mutation WebUpdateSchedule($input: UpdateScheduleInput!) {
+    updateSchedule(input: $input) { schedule { ...WebSchedule } }
+  }
+`);
+
+export const PauseScheduleDoc = graphql(`
+  mutation WebPauseSchedule($input: PauseScheduleInput!) {
+    pauseSchedule(input: $input) { schedule { ...WebSchedule } }
+  }
+`);
+
+export const ResumeScheduleDoc = graphql(`
+  mutation WebResumeSchedule($input: ResumeScheduleInput!) {
+    resumeSchedule(input: $input) { schedule { ...WebSchedule } }
+  }
+`);
+
+export const DeleteScheduleDoc = graphql(`
+  mutation WebDeleteSchedule($input: DeleteScheduleInput!) {
+    deleteSchedule(input: $input) { deletedScheduleId }
   }
 `);

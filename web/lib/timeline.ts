@@ -12,6 +12,25 @@ export type TaskEventView = {
   actor: { kind: string; user?: { name: string } | null };
 };
 
+// A time ahead in plain words, in the reader's own time zone: "today 18:30", "tomorrow 09:00",
+// "Friday 09:00" within the week, "Fri 12 June 09:00" beyond it.
+const DAY_MS = 86_400_000;
+
+const clockTime = (d: Date) => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
+const dayStart = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+
+export function whenAhead(iso: string, now: Date = new Date()): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  // Whole calendar days apart in the reader's zone (a DST night has 23 or 25 hours: round).
+  const days = Math.round((dayStart(d) - dayStart(now)) / DAY_MS);
+  if (days === 0) return `today ${clockTime(d)}`;
+  if (days === 1) return `tomorrow ${clockTime(d)}`;
+  if (days > 1 && days < 7) return `${new Intl.DateTimeFormat('en-GB', { weekday: 'long' }).format(d)} ${clockTime(d)}`;
+  const date = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'long', ...(d.getFullYear() !== now.getFullYear() ? { year: 'numeric' } : {}) }).format(d).replace(',', '');
+  return `${date} ${clockTime(d)}`;
+}
+
 export type Milestone = { seq: number; at: string; text: string; tone: 'info' | 'good' | 'warn' | 'bad' | 'you' };
 
 const STATUS_WORDS: Record<string, string> = {
@@ -43,6 +62,8 @@ export function milestone(e: TaskEventView, ctx: MilestoneContext = {}): Milesto
   const m = (text: string, tone: Milestone['tone'] = 'info'): Milestone => ({ seq: e.seq, at: e.occurredAt, text, tone });
   switch (e.type) {
     case 'TASK_CREATED':
+      // A fork's start is said by its TASK_FORKED, right after.
+      if (str(p.forkedFromId)) return null;
       // A next round of a line of work says so: it continues the earlier rounds' results.
       if (Number(p.round) > 1) return m(`Round ${str(p.round)} started: continues the earlier round${Number(p.round) > 2 ? 's' : ''}`);
       return m(`Task started${str(p.title) ? `: ${clip(str(p.title))}` : ''}`);
@@ -93,6 +114,8 @@ export function milestone(e: TaskEventView, ctx: MilestoneContext = {}): Milesto
       if (d === 'next') return null;
       return m(`${d === 'complete' ? 'Done' : d === 'suspend' ? 'Waiting for results' : d === 'card' ? 'Asking you' : d === 'stop' ? 'Stopped' : 'Next'}${str(p.reason) ? ` — ${clip(str(p.reason), 90)}` : ''}`, d === 'stop' ? 'warn' : 'info');
     }
+    case 'TASK_FORKED':
+      return m(`${who === 'Atelier' ? 'A' : `${who} tried a`} different direction from step ${str(p.atStep)}${str(p.stepTitle) ? ` (“${clip(str(p.stepTitle), 60)}”)` : ''}: “${clip(str(p.edit), 120)}”${str(p.pickLabel) ? `, picking “${clip(str(p.pickLabel), 60)}”` : ''} — the steps before it are shared with the original`, 'you');
     case 'TASK_MERGED':
     case 'TASK_MERGED_IN':
       return m('Merged with another task');
@@ -116,6 +139,14 @@ export function milestone(e: TaskEventView, ctx: MilestoneContext = {}): Milesto
     }
     case 'MEMORY_UNAVAILABLE':
       return m('Went on without what is remembered: memory did not answer in time', 'warn');
+    case 'FOLLOW_UP_SCHEDULED':
+      return m(`The agent will check again ${str(p.wakeAt) ? whenAhead(str(p.wakeAt), new Date(e.occurredAt)) : 'later'}${p.deferred === true ? ' (after quiet hours)' : ''}: “${clip(str(p.reason), 120)}”`);
+    case 'FOLLOW_UP_DEFERRED':
+      return m(`A follow-up fell in quiet hours: moved to ${str(p.wakeAt) ? whenAhead(str(p.wakeAt), new Date(e.occurredAt)) : 'their end'}`);
+    case 'FOLLOW_UP_FIRED':
+      return m(`The agent came back to check${str(p.reason) ? `: “${clip(str(p.reason), 120)}”` : ''}${p.woke === false ? ' — it reads this when the task goes on' : ''}`);
+    case 'FOLLOW_UP_CANCELLED':
+      return m(`${e.actor.kind === 'USER' ? `${who} cancelled a follow-up` : 'Follow-up cancelled'}${str(p.reason) ? `: “${clip(str(p.reason), 100)}”` : ''}${e.actor.kind !== 'USER' && str(p.note) ? ` — ${clip(str(p.note), 80)}` : ''}`, 'warn');
     default:
       return null;
   }

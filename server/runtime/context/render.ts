@@ -83,9 +83,11 @@ function inboxMessage(i: HistoryInbox): HumanMessage {
   const label =
     i.signal === 'JOB_RESULT'
       ? '[generation result]'
-      : i.kind === 'SIGNAL'
-        ? `[${i.signal?.toLowerCase().replace('_', ' ')} from the user]`
-        : '[message from the user]';
+      : i.signal === 'FOLLOW_UP'
+        ? '[your follow-up]'
+        : i.kind === 'SIGNAL'
+          ? `[${i.signal?.toLowerCase().replace('_', ' ')} from the user]`
+          : '[message from the user]';
   return new HumanMessage(`${label} ${i.text ?? ''}`.trim());
 }
 
