@@ -86,7 +86,7 @@ const EndpointNode = graphql(`
 `);
 const EventsOfTask = graphql(`
   query WebhookTaskEvents($id: ID!) {
-    task(id: $id) { events(first: 500) { edges { node { id seq cursor type payload redacted ... on TaskUpdatedEvent { title summary } } } } }
+    task(id: $id) { events(first: 500) { edges { node { id seq cursor type payload redacted ... on TaskUpdatedEvent { title summary inputPolicy } } } } }
   }
 `);
 
@@ -335,7 +335,11 @@ describe('deliveries', () => {
       cursor: apiEvent.cursor,
       redacted: false,
       // The typed fields of the event's type, as the API shows them.
-      fields: { title: (apiEvent as { title?: string }).title, summary: (apiEvent as { summary?: string | null }).summary ?? null },
+      fields: {
+        title: (apiEvent as { title?: string }).title,
+        summary: (apiEvent as { summary?: string | null }).summary ?? null,
+        inputPolicy: (apiEvent as { inputPolicy?: string | null }).inputPolicy ?? null,
+      },
       payload: apiEvent.payload,
       withheld: null,
     });
