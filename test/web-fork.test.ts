@@ -131,6 +131,12 @@ test('the fork beside the original: both lines with their costs, links between t
   // Costs: the original paid for candidates and series (6 images), the fork only for its series (3).
   await eventually(async () => (await first.getByTestId('fork-line-cost').innerText()) === '$0.24' && (await second.getByTestId('fork-line-cost').innerText()) === '$0.12', 'both costs');
   await eventually(async () => (await second.locator('.fork-results img').count()) === 3, 'the fork’s three posters');
+  // Its results: its own three posters with their prices, and the three candidates it shares, marked as shared.
+  const artifacts = page.locator('.artifacts-section [data-testid=artifact]');
+  await eventually(async () => (await artifacts.count()) === 6, 'six results: three shared, three its own');
+  assert.equal(await artifacts.filter({ hasText: 'shared with the original' }).count(), 3);
+  // In the task list the fork reads apart from the original: its title names its direction.
+  assert.equal(await page.locator('[data-testid=task-item]', { hasText: '— the diner look instead' }).count(), 1);
   // Side by side at desktop width.
   const a = (await first.boundingBox())!;
   const b = (await second.boundingBox())!;

@@ -126,3 +126,13 @@ export function renderForkedFrom(fork: ForkRecord | null | undefined): string | 
  * and in a namespace of its own, so it never meets a createTask key or a key the server writes.
  */
 export const forkKey = (userId: string, key: string) => `fork:${userId}:${key}`;
+
+/**
+ * A fork's title: the original's with the direction it takes ("Jazz posters — cooler, more blue"),
+ * so the two lines read apart in the task list and the router's index. At most 200 characters.
+ */
+export function forkTitle(originalTitle: string, edit: string): string {
+  const direction = edit.replace(/\s+/g, ' ').trim();
+  const full = `${originalTitle} — ${direction}`;
+  return full.length <= 200 ? full : `${full.slice(0, 199).trimEnd()}…`;
+}

@@ -60,7 +60,7 @@ function Linked({ text, hrefOf, nameOf }: { text: string; hrefOf: (ref: string) 
   );
 }
 
-function Artifact({ job, label, thumb, chosen }: { job: Job; label: string; thumb: Thumb | null; chosen: boolean }) {
+function Artifact({ job, label, thumb, chosen, shared = false }: { job: Job; label: string; thumb: Thumb | null; chosen: boolean; shared?: boolean }) {
   const done = job.status === 'SUCCEEDED' && thumb?.src;
   return (
     <figure className={`artifact${chosen ? ' chosen' : ''}`} data-testid="artifact" data-status={job.status} data-label={label} data-chosen={chosen || undefined}>
@@ -83,7 +83,7 @@ function Artifact({ job, label, thumb, chosen }: { job: Job; label: string; thum
         <span className="result-label" data-testid="result-label">
           {label}
         </span>
-        <span className="muted"> · {usd(job.quoteCents)}</span>
+        <span className="muted"> · {shared ? 'shared with the original' : usd(job.quoteCents)}</span>
       </figcaption>
     </figure>
   );
@@ -216,9 +216,18 @@ export function TaskPanel({ taskId }: { taskId: string }) {
     return { choiceLabel: (id, choice) => approvals.find((a) => a.id === id || rawId(a.id) === id)?.options.find((o) => o.id === choice)?.label };
   }, [task?.approvals]);
   const options = useMemo(() => (task?.approvals.edges ?? []).flatMap((e) => e.node.options), [task?.approvals]);
-  const results = useMemo(() => groupResults(task?.jobs ?? [], checklist?.items ?? null, options), [task?.jobs, checklist, options]);
+  // A fork's steps before its fork point hold the original's results (shared, paid there): shown
+  // with its own, marked as shared.
+  const shared = useMemo(() => {
+    const from = task?.forkedFrom?.task?.jobs ?? [];
+    const refs = (checklist?.items ?? []).flatMap((i) => i.artifacts ?? []);
+    return from.filter((j) => refs.some((r) => jobForRef(r, [j])));
+  }, [task?.forkedFrom, checklist]);
+  const sharedIds = useMemo(() => new Set(shared.map((j) => j.id)), [shared]);
+  const allJobs = useMemo(() => [...(task?.jobs ?? []), ...shared], [task?.jobs, shared]);
+  const results = useMemo(() => groupResults(allJobs, checklist?.items ?? null, options), [allJobs, checklist, options]);
   const thumbFor = useMemo(() => {
-    const jobs = task?.jobs ?? [];
+    const jobs = allJobs;
     const objects = task?.objects ?? [];
     return (objectId: string): Thumb | null => {
       // A candidate names its job, its file or the object its picture was saved as.
@@ -227,7 +236,7 @@ export function TaskPanel({ taskId }: { taskId: string }) {
       const name = job?.asset ? objects.find((o) => rawId(o.id) === rawId(job.asset!.id))?.title : undefined;
       return job ? { src: f ? fileUrl(f.name) : null, mime: f?.mime ?? '', name: name ?? job.prompt } : null;
     };
-  }, [task?.jobs, task?.objects]);
+  }, [allJobs, task?.objects]);
   const documents = useMemo<CardDocument[]>(
     () =>
       (task?.objects ?? [])
@@ -328,7 +337,7 @@ export function TaskPanel({ taskId }: { taskId: string }) {
               <h4>{g.title}</h4>
               <div className="artifacts">
                 {g.items.map(({ job, label }) => (
-                  <Artifact key={job.id} job={job} label={label} thumb={thumbFor(job.id)} chosen={results.chosen.has(job.id)} />
+                  <Artifact key={job.id} job={job} label={label} thumb={thumbFor(job.id)} chosen={results.chosen.has(job.id)} shared={sharedIds.has(job.id)} />
                 ))}
               </div>
             </div>

@@ -120,7 +120,7 @@ export const ForkLineFields = graphql(`
     status
     cost { totalCents }
     checklist { items { id title kind count status artifacts } }
-    jobs { id kind status prompt createdAt files { name mime width height } asset { id } }
+    jobs { id kind status progress prompt quoteCents error createdAt completedAt files { name mime width height bytes } asset { id } }
     forkedFrom { step stepTitle edit pickLabel }
   }
 `);

@@ -13,7 +13,7 @@ import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents, withAppendedSeq } from '../../channel/unit-of-work.ts';
 import type { Task } from '../../db/generated/client.ts';
 import { remainingCents } from '../../domain/checklist.ts';
-import { forkChecklist, forkKey, forkPointSeq, forkRefusal, type ForkPick, type ForkRecord } from '../../domain/forks.ts';
+import { forkChecklist, forkKey, forkTitle, forkPointSeq, forkRefusal, type ForkPick, type ForkRecord } from '../../domain/forks.ts';
 import { textsFor } from '../../domain/replies/texts.ts';
 import type { RoundsContext } from '../../domain/rounds.ts';
 import { AppError, badInput, conflict, ErrorReason } from '../../errors.ts';
@@ -159,6 +159,7 @@ export async function forkTask(deps: Deps, viewer: Viewer, raw: z.input<typeof F
     const { value, events } = await transactWithEvents(deps, async (tx, emit) => {
       if (claim) await recordIdempotencyKey(tx, claim);
       const task = await insertFork(tx, {
+        title: forkTitle(original.title, input.edit),
         original,
         createdById: viewer.userId,
         paidActions: viewer.paidActions ?? 'WORKSPACE_RULES',

@@ -147,6 +147,8 @@ export async function readPicks(db: Db, task: Pick<Task, 'id' | 'workspaceId'>, 
 
 export type NewFork = {
   original: Task;
+  /** The fork's own title (domain/forks.ts forkTitle): its direction is told apart from the original's in a list. */
+  title: string;
   createdById: string;
   paidActions: Task['paidActions'];
   atStep: number;
@@ -168,7 +170,7 @@ export async function insertFork(tx: Tx, f: NewFork): Promise<Task> {
     data: {
       workspaceId: o.workspaceId,
       createdById: f.createdById,
-      title: o.title,
+      title: f.title,
       goal: o.goal,
       kind: 'PERSISTENT',
       language: o.language,
