@@ -37,6 +37,17 @@ export type CardPolicy = (card: { id: string; kind: string; title: string; optio
   | { decision: 'APPROVE' | 'REJECT'; choice?: string; note?: string }
   | null;
 
+/** A person: approves plans and confirmations, picks the given candidate. */
+export const person =
+  (pick = 'c2'): CardPolicy =>
+  (card) => {
+    if (card.kind === 'CHECKPOINT' && card.options.length) return { decision: 'APPROVE', choice: card.options.find((o) => o.id === pick)?.id ?? card.options[0]!.id };
+    return { decision: 'APPROVE' };
+  };
+
+/** One scenario: it runs against the context and returns the figures its report prints. */
+export type Scenario = { name: string; run(ctx: ScenarioContext): Promise<Record<string, string | number>> };
+
 export type ScenarioContext = {
   t: TestApp;
   metrics: Metrics;

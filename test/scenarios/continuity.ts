@@ -8,16 +8,7 @@ import type { JobStatus } from '../../server/generation/status.ts';
 import { readChecklist } from '../../server/store/checklist/write-checklist.ts';
 import { toGlobalId } from '../helpers/clients.ts';
 import { waitFor } from '../helpers/wait.ts';
-import type { CardPolicy, ScenarioContext } from './harness.ts';
-
-type Scenario = { name: string; run(ctx: ScenarioContext): Promise<Record<string, string | number>> };
-
-const person =
-  (pick = 'c2'): CardPolicy =>
-  (card) => {
-    if (card.kind === 'CHECKPOINT' && card.options.length) return { decision: 'APPROVE', choice: card.options.find((o) => o.id === pick)?.id ?? card.options[0]!.id };
-    return { decision: 'APPROVE' };
-  };
+import { person, type Scenario, type ScenarioContext } from './harness.ts';
 
 /** A series, and the change to its second poster the person asks for days later (same language). */
 export const SERIES_THEN_CHANGE: readonly { text: string; posters: number; change: string }[] = [

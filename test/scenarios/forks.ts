@@ -8,16 +8,7 @@ import assert from 'node:assert/strict';
 import { readChecklist } from '../../server/store/checklist/write-checklist.ts';
 import { graphql } from '../gql/index.ts';
 import { gql, toGlobalId } from '../helpers/clients.ts';
-import type { CardPolicy, ScenarioContext } from './harness.ts';
-
-type Scenario = { name: string; run(ctx: ScenarioContext): Promise<Record<string, string | number>> };
-
-const person =
-  (pick = 'c2'): CardPolicy =>
-  (card) => {
-    if (card.kind === 'CHECKPOINT' && card.options.length) return { decision: 'APPROVE', choice: card.options.find((o) => o.id === pick)?.id ?? card.options[0]!.id };
-    return { decision: 'APPROVE' };
-  };
+import { person, type Scenario, type ScenarioContext } from './harness.ts';
 
 /** A poster series, and the direction the person tries from its first poster (step 3) on. */
 export const SERIES_THEN_FORK: readonly { text: string; posters: number; direction: string }[] = [

@@ -27,7 +27,7 @@ import type { Faults, Metrics, ScenarioContext, ScenarioOptions } from './contex
 import { LIVE_JOB, scoreWorkspace } from './score.ts';
 import { mixSeed, seededRandom } from './seeds.ts';
 
-export { LOST_WAKEUP_MS, SCENARIO_FAULTS, type CardPolicy, type Faults, type Metrics, type ScenarioContext, type ScenarioOptions } from './context.ts';
+export { LOST_WAKEUP_MS, person, SCENARIO_FAULTS, type CardPolicy, type Faults, type Metrics, type Scenario, type ScenarioContext, type ScenarioOptions } from './context.ts';
 export { scoreWorkspace, type WorkspaceScore } from './score.ts';
 export { mixSeed, seededRandom } from './seeds.ts';
 

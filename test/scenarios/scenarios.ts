@@ -10,18 +10,10 @@ import { assetIdForJob } from '../../server/store/objects/create-asset.ts';
 import { editDocument } from '../../server/services/objects/write-object.ts';
 import { resolveApproval } from '../../server/services/approvals/resolve-approval.ts';
 import type { Viewer } from '../../server/auth/viewer.ts';
-import { type CardPolicy, type ScenarioContext } from './harness.ts';
+import { person, type CardPolicy, type Scenario, type ScenarioContext } from './harness.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { CONTINUITY_SCENARIOS } from './continuity.ts';
 import { FORK_SCENARIOS } from './forks.ts';
-
-/** A person: approves plans and confirmations, picks the given candidate. */
-const person =
-  (pick = 'c2'): CardPolicy =>
-  (card) => {
-    if (card.kind === 'CHECKPOINT' && card.options.length) return { decision: 'APPROVE', choice: card.options.find((o) => o.id === pick)?.id ?? card.options[0]!.id };
-    return { decision: 'APPROVE' };
-  };
 
 async function checklistDone(ctx: ScenarioContext, taskId: string) {
   const c = await readChecklist(ctx.t.app.deps.prisma, taskId);
@@ -115,9 +107,7 @@ export const MODEL_3D: readonly string[] = [
   'レトロなラジオの3Dモデルを作って',
 ];
 
-export type Scenario = { name: string; run(ctx: ScenarioContext): Promise<Record<string, string | number>> };
-
-/**
+export /**
  * A finished poster series: `posters` posters with one picture each, the person's pick recorded on
  * the checkpoint and cited by the delivery, and every poster generated from the picked candidate.
  */
