@@ -14,13 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { z } from 'zod';
 import type { Viewer } from '../server/auth/viewer.ts';
 import { SimulatedProvider } from '../server/generation/simulated.ts';
 import { runTurn } from '../server/runtime/engine.ts';
 import { scriptedProvider } from '../server/runtime/models/provider.ts';
 import { ScriptedChatModel } from '../server/runtime/models/scripted-model.ts';
-import { defineTool } from '../server/runtime/tools/types.ts';
+import { createGate } from './fixtures/gate-tool.ts';
 import { createTask } from '../server/services/tasks/create-task.ts';
 import { graphql } from './gql/index.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
@@ -29,35 +28,8 @@ import { waitFor } from './helpers/wait.ts';
 
 const NEW = 'NEW DIRECTION: make it blue';
 
-/** Per task: which gates ran, and a latch holding gate 1 until the test lets it finish. */
-const ran = new Map<string, number[]>();
-const held = new Map<string, { started: () => void; release: Promise<void>; open: () => void; isStarted: boolean }>();
-function hold(taskId: string) {
-  let open!: () => void;
-  const release = new Promise<void>((r) => (open = r));
-  const h = { started: () => (h.isStarted = true), release, open, isStarted: false };
-  held.set(taskId, h);
-  return h;
-}
-
-const gate = defineTool({
-  name: 'gate',
-  domain: 'core',
-  description: 'One unit of work.',
-  scope: 'tasks:write',
-  input: z.object({ k: z.number().int() }),
-  output: z.object({ k: z.number() }),
-  safety: 'IDEMPOTENT',
-  async run(input, ctx) {
-    const h = held.get(ctx.taskId);
-    if (input.k === 1 && h) {
-      h.started();
-      await h.release;
-    }
-    ran.set(ctx.taskId, [...(ran.get(ctx.taskId) ?? []), input.k]);
-    return { k: input.k };
-  },
-});
+const gates = createGate();
+const hold = gates.hold;
 
 /** What each model call was shown, per task title. */
 const seen = new Map<string, BaseMessage[][]>();
@@ -89,13 +61,13 @@ let dir: string;
 let viewer: Viewer;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'atelier-input-policy-'));
-  t = await startTestApp('inputpolicy', {}, { models: scriptedProvider(model), tools: [gate], provider: new SimulatedProvider({ filesDir: dir, latencyMs: { IMAGE: 60_000 } }) });
+  t = await startTestApp('inputpolicy', {}, { models: scriptedProvider(model), tools: [gates.tool], provider: new SimulatedProvider({ filesDir: dir, latencyMs: { IMAGE: 60_000 } }) });
   viewer = { userId: t.a.ownerId, credentialId: 'x', scopes: new Set(['READ', 'WRITE', 'APPROVE']), memberships: new Map([[t.a.workspaceId, 'OWNER']]), principal: 'HUMAN' };
   // Paid images need no card here: the job case is about the message, not the price.
   await t.app.deps.prisma.workspaceSettings.upsert({ where: { workspaceId: t.a.workspaceId }, create: { workspaceId: t.a.workspaceId, perActionFreeCents: 10_000 }, update: { perActionFreeCents: 10_000 } });
 });
 after(async () => {
-  for (const h of held.values()) h.open();
+  gates.openAll();
   await t.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -124,7 +96,7 @@ describe('a message arriving during a tool call', () => {
     assert.equal(r.errors, undefined);
     h.open();
     await running;
-    assert.deepEqual(ran.get(task.id), [1, 2], 'gate 2 ran');
+    assert.deepEqual(gates.ran(task.id), [1, 2], 'gate 2 ran');
     assert.deepEqual((await callsOf(task.id)).map((c) => c.status), ['DONE', 'DONE']);
     assert.equal((await interruptions(task.id)).length, 0);
     assert.equal((await prisma().task.findUniqueOrThrow({ where: { id: task.id } })).status, 'COMPLETED');
@@ -137,7 +109,7 @@ describe('a message arriving during a tool call', () => {
     assert.equal(r.errors, undefined);
     h.open();
     await running;
-    assert.deepEqual(ran.get(task.id), [1], 'gate 2 never ran; gate 1, already running, finished');
+    assert.deepEqual(gates.ran(task.id), [1], 'gate 2 never ran; gate 1, already running, finished');
     const calls = await callsOf(task.id);
     assert.deepEqual(calls.map((c) => c.status), ['DONE', 'SKIPPED']);
     const [ev] = await interruptions(task.id);
@@ -162,7 +134,7 @@ describe('a message arriving during a tool call', () => {
     assert.equal(r.errors, undefined);
     h.open();
     assert.equal((await running).outcome, 'requeued');
-    assert.deepEqual(ran.get(task.id), [1]);
+    assert.deepEqual(gates.ran(task.id), [1]);
     const calls = await callsOf(task.id);
     assert.deepEqual(calls.map((c) => c.status), ['DONE', 'SKIPPED']);
     assert.equal((await prisma().turn.findUniqueOrThrow({ where: { id: turn.id } })).status, 'COMPLETED', 'the rolled-back turn ended');
@@ -192,7 +164,7 @@ describe('a message arriving during a tool call', () => {
     assert.equal(s.errors?.[0]?.extensions?.reason, 'TASK_BUSY');
     h.open();
     await running;
-    assert.deepEqual(ran.get(task.id), [1, 2]);
+    assert.deepEqual(gates.ran(task.id), [1, 2]);
     assert.ok(!seen.get('reject gates')!.some((req) => req.some((m) => String(m.content).includes(NEW))), 'the model never saw it');
     // Once the task is no longer busy, the same policy lets a message in.
     const done = await send(task.id, 'thanks', 'REJECT');
@@ -206,7 +178,7 @@ describe('a message arriving during a tool call', () => {
     await send(task.id, NEW);
     h.open();
     await running;
-    assert.deepEqual(ran.get(task.id), [1]);
+    assert.deepEqual(gates.ran(task.id), [1]);
     assert.equal((await interruptions(task.id)).length, 1);
 
     const second = await midCall('own policy, queued message');
@@ -215,7 +187,7 @@ describe('a message arriving during a tool call', () => {
     assert.equal(r.errors, undefined, 'QUEUE on the message overrides the task’s REJECT');
     second.h.open();
     await second.running;
-    assert.deepEqual(ran.get(second.task.id), [1, 2]);
+    assert.deepEqual(gates.ran(second.task.id), [1, 2]);
     const bad = await gql(t.url, t.a.ownerToken, Update, { i: { taskId: toGlobalId('Task', second.task.id), inputPolicy: 'SOMETIMES' as never } });
     assert.ok(bad.errors?.length, 'an unknown policy is refused by the schema');
   });

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { HumanMessage, ToolMessage } from '@langchain/core/messages';
 import type { Browser, Page } from 'playwright-core';
-import { z } from 'zod';
 import { SimulatedProvider } from '../server/generation/simulated.ts';
 import { scriptedProvider } from '../server/runtime/models/provider.ts';
 import { ScriptedChatModel } from '../server/runtime/models/scripted-model.ts';
-import { defineTool } from '../server/runtime/tools/types.ts';
+import { createGate } from './fixtures/gate-tool.ts';
+import { fromGlobalId } from './helpers/ids.ts';
 import { gqlOk, toGlobalId } from './helpers/clients.ts';
 import { graphql } from './gql/index.ts';
 import { waitFor } from './helpers/wait.ts';
@@ -24,28 +24,9 @@ const Create = graphql(`
   mutation WebRunControlCreate($input: CreateTaskInput!) { createTask(input: $input) { task { id } } }
 `);
 
-// The gate the interrupt test holds in the middle of its work.
-let release!: () => void;
-const released = new Promise<void>((r) => (release = r));
-let gateStarted = false;
-const ran: number[] = [];
-const gate = defineTool({
-  name: 'gate',
-  domain: 'core',
-  description: 'One unit of work.',
-  scope: 'tasks:write',
-  input: z.object({ k: z.number().int() }),
-  output: z.object({ k: z.number() }),
-  safety: 'IDEMPOTENT',
-  async run(input) {
-    if (input.k === 1) {
-      gateStarted = true;
-      await released;
-    }
-    ran.push(input.k);
-    return { k: input.k };
-  },
-});
+// Gate 1 of the interrupt test's task waits in the middle of its work until the test opens it.
+const gates = createGate();
+const held = gates.hold('*');
 
 const model = new ScriptedChatModel(({ messages }) => {
   const all = messages.map((m) => String(m.content)).join('\n');
@@ -69,14 +50,14 @@ before(async () => {
   const scripted = scriptedProvider(model);
   w = await startWebApp('webruncontrol', {
     models: { ...scripted, info: { ...scripted.info, offline: true, description: 'Scripted model (test fixture)' } },
-    tools: [gate],
+    tools: [gates.tool],
   });
   // The simulated provider the web app uses by default makes the film quickly.
   ({ browser, page } = await launch());
   await signIn(page, w.url, w.a.ownerToken);
 });
 after(async () => {
-  release();
+  held.open();
   await browser?.close();
   await w?.close();
 });
@@ -139,7 +120,7 @@ test('a task at its cap waits with a card; one click raises the cap and the same
 test('"Interrupt" while a step runs: what the agent was about to do next is skipped, and the timeline says so', async () => {
   const { createTask } = await gqlOk(w.url, w.a.ownerToken, Create, { input: { workspaceId: ws(), title: 'Two-part banner' } });
   await openTask(createTask.task.id);
-  await waitFor(() => gateStarted, 'the first part running', { timeoutMs: 60_000 });
+  await waitFor(() => held.isStarted, 'the first part running', { timeoutMs: 60_000 });
   const composer = page.getByTestId('task-composer');
   const box = page.getByTestId('composer-interrupt');
   await box.waitFor();
@@ -147,9 +128,9 @@ test('"Interrupt" while a step runs: what the agent was about to do next is skip
   await box.check();
   await composer.getByRole('button', { name: 'Send' }).click();
   await page.getByTestId('composer-sent').filter({ hasText: 'reads this first' }).waitFor();
-  release();
+  held.open();
   await page.locator('[data-testid=task-panel][data-status=COMPLETED]').waitFor({ timeout: 60_000 });
-  assert.deepEqual(ran, [1], 'the second part never ran');
+  assert.deepEqual(gates.ran(fromGlobalId(createTask.task.id).id), [1], 'the second part never ran');
   await page.locator('section.timeline').filter({ hasText: 'Stopped to read your message first: skipped 1 planned action' }).waitFor();
   await shot(page, 'run-control-interrupted');
 });
