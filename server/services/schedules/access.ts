@@ -6,7 +6,9 @@
 import { requireWorkspace, visibleWorkspaceIds, type Access } from '../../auth/access.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { forbidden, notFound } from '../../errors.ts';
-import { liveSchedulesByIds, type ScheduleRow } from '../../store/schedules.ts';
+import type { z } from 'zod';
+import { changeSchedule, liveSchedulesByIds, lockSchedule, type ScheduleRow } from '../../store/schedules.ts';
+import { parseScheduleInput, ScheduleIdInput } from './input.ts';
 import type { Deps } from '../deps.ts';
 
 /** The live schedule, if the viewer may `access` it in its workspace; NOT_FOUND otherwise. */
@@ -30,4 +32,28 @@ export function requireManager(viewer: Viewer, s: Pick<ScheduleRow, 'createdById
   if (s.createdById !== viewer.userId && role !== 'OWNER') {
     throw forbidden('Only the person who made this schedule or a workspace owner can pause, resume or delete it');
   }
+}
+
+/**
+ * Pausing, resuming, deleting: checks the viewer may manage the schedule, then applies `change` to
+ * the locked row (null: nothing to change, the row stays as it is, version included) and logs `what`.
+ */
+export async function manageSchedule(
+  deps: Deps,
+  viewer: Viewer,
+  raw: z.input<typeof ScheduleIdInput>,
+  what: string,
+  change: (current: ScheduleRow) => Parameters<typeof changeSchedule>[3] | null,
+): Promise<ScheduleRow> {
+  const input = parseScheduleInput(ScheduleIdInput, raw);
+  const found = await findSchedule(deps, viewer, input.scheduleId, 'write');
+  requireManager(viewer, found);
+  const row = await deps.prisma.$transaction(async (tx) => {
+    const current = await lockSchedule(tx, found.workspaceId, found.id);
+    if (!current) throw notFound('Schedule');
+    const data = change(current);
+    return data ? changeSchedule(tx, current.workspaceId, current.id, data) : current;
+  });
+  deps.log.info(what, { workspaceId: row.workspaceId, scheduleId: row.id, userId: viewer.userId });
+  return row;
 }
