@@ -17,6 +17,7 @@ import { ScriptedChatModel } from '../server/runtime/models/scripted-model.ts';
 import { decidePaidAction, proposedCap, type PaidActionContext } from '../server/domain/approval-policy.ts';
 import { createTask } from '../server/services/tasks/create-task.ts';
 import { createToken } from '../server/auth/create-token.ts';
+import { reasonCodeOf } from '../server/graphql/enums/approval-reason-code.ts';
 import { graphql } from './gql/index.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { gql, gqlOk, toGlobalId } from './helpers/clients.ts';
@@ -87,6 +88,10 @@ describe('the rule (pure)', () => {
     assert.equal(decidePaidAction({ ...base, atCap: 'PAUSE', capRaise: { id: 'c', status: 'PENDING' } }).kind, 'raise-cap');
     assert.equal(decidePaidAction({ ...base, atCap: 'PAUSE', capRaise: { id: 'c', status: 'REJECTED' } }).kind, 'budget-exceeded');
     assert.equal(decidePaidAction({ ...base, atCap: 'PAUSE', budgetCapCents: 40 }).kind, 'proceed', 'the cap is inclusive');
+  });
+  test('every reason code of the policy reaches the API as itself; an unknown one as OTHER', () => {
+    for (const code of ['BUDGET_CAP', 'INPUT_CHANGED', 'PLAN_BUDGET', 'WORKS_CONTAIN_VALUE'] as const) assert.equal(reasonCodeOf(code), code);
+    assert.equal(reasonCodeOf('SOMETHING_NEW'), 'OTHER');
   });
   test('the proposed cap covers the action, adds headroom and is whole dollars', () => {
     assert.equal(proposedCap(30, 40), 100);
