@@ -153,3 +153,9 @@ export const conflict = (message: string, details?: ErrorDetails) =>
   new AppError('CONFLICT', message, details);
 export const badInput = (message: string, details?: ErrorDetails) =>
   new AppError('BAD_USER_INPUT', message, details);
+
+/** The REJECT input policy's refusal: the task is busy, and nothing was delivered or stored. */
+export const taskBusy = (title: string) =>
+  conflict(`“${title}” is busy right now (a step is running or a result is still being made), and this was sent with the REJECT policy, so nothing was delivered. Send it again when the task waits or has finished, or send it with QUEUE, INTERRUPT or ROLLBACK.`, {
+    reason: ErrorReason.TASK_BUSY,
+  });

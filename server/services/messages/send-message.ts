@@ -3,7 +3,7 @@
 // in one transaction. The same idempotency key never creates a second message.
 import { z } from 'zod';
 import { requireWorkspace } from '../../auth/access.ts';
-import { conflict, ErrorReason, notFound } from '../../errors.ts';
+import { notFound, taskBusy } from '../../errors.ts';
 import { isTaskBusy } from '../../store/journal/waits.ts';
 import type { InputPolicyName } from '../../domain/input-policy.ts';
 import type { Viewer } from '../../auth/viewer.ts';
@@ -272,12 +272,5 @@ function deliver(tx: Tx, task: { id: string; workspaceId: string }, viewer: View
       idempotencyKey: `message:${input.messageId}`,
       inputPolicy: input.inputPolicy ?? null,
     },
-  });
-}
-
-/** The REJECT policy's refusal: nothing was delivered or stored. */
-export function taskBusy(title: string) {
-  return conflict(`“${title}” is busy right now (a step is running or a result is still being made), and this was sent with the REJECT policy, so nothing was delivered. Send it again when the task waits or has finished, or send it with QUEUE, INTERRUPT or ROLLBACK.`, {
-    reason: ErrorReason.TASK_BUSY,
   });
 }

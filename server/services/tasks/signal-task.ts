@@ -9,7 +9,7 @@ import type { Viewer } from '../../auth/viewer.ts';
 import { transactWithEvents, withAppendedSeq } from '../../channel/unit-of-work.ts';
 import type { Deps } from '../deps.ts';
 import { isTerminal } from '../../domain/task-status.ts';
-import { badInput, conflict, notFound } from '../../errors.ts';
+import { badInput, conflict, notFound, taskBusy } from '../../errors.ts';
 import { ensureTurn } from '../../store/turns.ts';
 import { parseInput } from '../validate.ts';
 import { checkIdempotencyKey, claimOf, clientKey, recordIdempotencyKey } from '../../store/idempotency.ts';
@@ -19,7 +19,6 @@ import { supersedeWaitingCards } from '../../store/approvals/supersede.ts';
 import { loadTaskFor } from './load-task.ts';
 import { INPUT_POLICIES } from '../../domain/input-policy.ts';
 import { isTaskBusy } from '../../store/journal/waits.ts';
-import { taskBusy } from '../messages/send-message.ts';
 
 export const SignalTaskInput = z
   .object({

@@ -66,8 +66,10 @@ export async function paidActionGate(
     select: { id: true, status: true, note: true },
   });
   const capCents = task ? (task.budgetCapCents ?? settings.task_budget_cap_cents) : null;
+  const taskCommittedCents = a.taskId ? await committedCents(tx, 'task', a.taskId) : 0;
+  // A person's answer on raising the cap is read only for an action that is over it.
   const capRaise =
-    a.taskId && capCents !== null && settings.at_budget_cap === 'PAUSE'
+    a.taskId && capCents !== null && settings.at_budget_cap === 'PAUSE' && taskCommittedCents + a.quoteCents > capCents
       ? await tx.approval.findUnique({
           where: { workspaceId_requestKey: { workspaceId: a.workspaceId, requestKey: capRaiseKey(a.requestKey, capCents) } },
           select: { id: true, status: true },
@@ -82,7 +84,7 @@ export async function paidActionGate(
     approvedBudgetCents: task?.approvedBudgetCents ?? null,
     confirmEach: task?.paidActions === 'CONFIRM_EACH',
     spentTodayCents: await committedCents(tx, 'today', a.workspaceId),
-    taskCommittedCents: a.taskId ? await committedCents(tx, 'task', a.taskId) : 0,
+    taskCommittedCents,
     existing: existing ? { id: existing.id, status: existing.status as ApprovalStatus } : null,
     language: task?.language ?? null,
     atCap: settings.at_budget_cap,
